@@ -1,0 +1,42 @@
+import type { Principal } from './modules/auth/service.js';
+import type { TeammateRecord } from './modules/teammates/service.js';
+import { roleAtLeast, type Role } from './modules/teammates/roles.js';
+import type { Services } from './services.js';
+
+export interface Context {
+  services: Services;
+  request: Request;
+  clientIp: string;
+  /** The authenticated caller, or null without credentials; invalid credentials throw 401. */
+  principal(): Promise<Principal | null>;
+  /** The caller's active membership in a project, or null. */
+  teammate(projectId: string): Promise<TeammateRecord | null>;
+  hasRole(projectId: string, min: Role): Promise<boolean>;
+}
+
+export function buildContext(services: Services, request: Request, clientIp: string): Context {
+  let principal: Promise<Principal | null> | undefined;
+  const memberships = new Map<string, Promise<TeammateRecord | null>>();
+  const ctx: Context = {
+    services,
+    request,
+    clientIp,
+    principal() {
+      principal ??= services.auth.authenticate(request.headers.get('authorization'));
+      return principal;
+    },
+    teammate(projectId) {
+      let membership = memberships.get(projectId);
+      if (!membership) {
+        membership = ctx.principal().then((p) => (p ? services.teammates.membership(projectId, p) : null));
+        memberships.set(projectId, membership);
+      }
+      return membership;
+    },
+    async hasRole(projectId, min) {
+      const teammate = await ctx.teammate(projectId);
+      return !!teammate && roleAtLeast(teammate.role, min);
+    },
+  };
+  return ctx;
+}

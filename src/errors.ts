@@ -1,0 +1,90 @@
+import { GraphQLError } from 'graphql';
+import { ZodError } from 'zod';
+
+// One error family for GraphQL and REST: a stable code, a message naming the field,
+// and the HTTP status REST answers with.
+
+export const errorStatus = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNPROCESSABLE: 422,
+  TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string, options: { field?: string; headers?: Record<string, string> } = {}) {
+    const status = errorStatus[code];
+    super(message, {
+      extensions: {
+        code,
+        ...(options.field ? { field: options.field } : {}),
+        http: { status, ...(options.headers ? { headers: options.headers } : {}) },
+      },
+    });
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export const badInput = (field: string, message: string) => new AppError('BAD_USER_INPUT', message, { field });
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, field?: string) => new AppError('CONFLICT', message, { field });
+export const forbidden = (message = 'your role in this project does not allow this operation') =>
+  new AppError('FORBIDDEN', message);
+export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);
+
+/** Parses input with a zod schema; the first problem becomes a 400 naming its field. */
+export function parseInput<T>(schema: { parse(input: unknown): T }, input: unknown): T {
+  try {
+    return schema.parse(input);
+  } catch (error) {
+    if (error instanceof ZodError) {
+      const issue = error.issues[0];
+      const field = issue.path.map(String).join('.') || 'body';
+      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+      throw badInput(field, `${field}: ${message}`);
+    }
+    throw error;
+  }
+}
+
+export interface ErrorBody {
+  success: false;
+  code: ErrorCode | 'INTERNAL_SERVER_ERROR';
+  message: string;
+  field?: string;
+}
+
+/** Maps any GraphQL error to the REST body and status (GraphQL input errors become 400). */
+export function toErrorBody(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  const ext = (error as GraphQLError)?.extensions as
+    | { code?: string; field?: string; http?: { status?: number; headers?: Record<string, string> } }
+    | undefined;
+  const code = ext?.code as ErrorCode | undefined;
+  if (code && code in errorStatus) {
+    return {
+      status: errorStatus[code],
+      body: { success: false, code, message: (error as Error).message, ...(ext?.field ? { field: ext.field } : {}) },
+      headers: ext?.http?.headers,
+    };
+  }
+  if (error instanceof GraphQLError && !error.originalError && error.message !== 'Unexpected error.') {
+    // Coercion of a path, query or body value failed before any resolver ran.
+    const field = /\$(\w+)/.exec(error.message)?.[1];
+    return {
+      status: 400,
+      body: { success: false, code: 'BAD_USER_INPUT', message: error.message, ...(field ? { field } : {}) },
+    };
+  }
+  return { status: 500, body: { success: false, code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.' } };
+}

@@ -1,0 +1,109 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+import type { Logger } from './logger.js';
+import { applyMigrations } from './migrate.js';
+
+// Models without a revision counter (append-only or derived rows).
+const unrevisioned = new Set(['DomainEvent', 'KbChunk']);
+
+function withRevisions(client: PrismaClient) {
+  return client.$extends({
+    name: 'revision-counter',
+    query: {
+      $allModels: {
+        async update({ model, args, query }) {
+          if (!unrevisioned.has(model)) args.data = { ...args.data, v: { increment: 1 } } as typeof args.data;
+          return query(args);
+        },
+        async updateMany({ model, args, query }) {
+          if (!unrevisioned.has(model)) args.data = { ...args.data, v: { increment: 1 } } as typeof args.data;
+          return query(args);
+        },
+        async upsert({ model, args, query }) {
+          if (!unrevisioned.has(model)) args.update = { ...args.update, v: { increment: 1 } } as typeof args.update;
+          return query(args);
+        },
+      },
+    },
+  });
+}
+
+export type Db = ReturnType<typeof withRevisions>;
+/** A client usable inside an interactive transaction. */
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: Db;
+  /** True when the pgvector extension could be enabled. */
+  hasVector: boolean;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** Directory for the embedded database; `memory://` keeps it in memory. */
+  pgliteDir: string;
+  logger: Logger;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let adapter: SqlMigrationAwareDriverAdapterFactory;
+  let closeDriver: () => Promise<void> = async () => {};
+  let kind: Database['kind'];
+  if (options.databaseUrl) {
+    kind = 'postgres';
+    adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 20 });
+  } else {
+    kind = 'pglite';
+    const dir = options.pgliteDir;
+    if (dir !== 'memory://') mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+    const pglite = await PGlite.create({ dataDir: dir === 'memory://' ? undefined : dir, extensions: { vector } });
+    adapter = new PrismaPGlite(pglite);
+    closeDriver = () => pglite.close();
+  }
+
+  const applied = await applyMigrations(adapter);
+  if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
+
+  const client = new PrismaClient({ adapter });
+  const prisma = withRevisions(client);
+  const hasVector = await enableVector(prisma, options.logger);
+
+  return {
+    kind,
+    prisma,
+    hasVector,
+    async ping() {
+      try {
+        await prisma.$queryRaw`SELECT 1`;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await client.$disconnect();
+      await closeDriver();
+    },
+  };
+}
+
+/** pgvector is optional: without it retrieval stays lexical. Logged once, at start. */
+async function enableVector(prisma: Db, logger: Logger): Promise<boolean> {
+  try {
+    await prisma.$executeRawUnsafe('CREATE EXTENSION IF NOT EXISTS vector');
+    return true;
+  } catch (error) {
+    logger.debug({ err: error }, 'CREATE EXTENSION vector failed');
+    logger.warn('pgvector is not available on this database: knowledge-base retrieval will be lexical only');
+    return false;
+  }
+}

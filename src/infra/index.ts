@@ -1,0 +1,85 @@
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from './database.js';
+import { InProcessEventBus, RedisEventBus, type EventBus } from './event-bus.js';
+import { EventLog } from './event-log.js';
+import { FileStore } from './file-store.js';
+import { BullJobQueue, InProcessJobQueue, type JobQueue } from './job-queue.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface Infrastructure {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  bus: EventBus;
+  queue: JobQueue;
+  eventLog: EventLog;
+  files: FileStore;
+  /** Answers whether every backing service responds. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface InfrastructureOptions {
+  /** Keep the embedded database in memory (tests). */
+  inMemory?: boolean;
+  logger?: Logger;
+}
+
+export async function createInfrastructure(config: Config, options: InfrastructureOptions = {}): Promise<Infrastructure> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: options.inMemory ? 'memory://' : path.join(config.dataDir, 'db'),
+    logger,
+  });
+
+  let bus: EventBus;
+  let queue: JobQueue;
+  let redisReady: () => Promise<boolean> = async () => true;
+  if (config.redisUrl) {
+    const redisBus = new RedisEventBus(config.redisUrl, config.redisPrefix, logger);
+    await redisBus.ready();
+    bus = redisBus;
+    redisReady = () => redisBus.ping();
+    const url = new URL(config.redisUrl);
+    queue = new BullJobQueue(
+      {
+        host: url.hostname,
+        port: Number(url.port || 6379),
+        password: url.password || undefined,
+        username: url.username || undefined,
+        db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
+        maxRetriesPerRequest: null,
+      },
+      `${config.redisPrefix}:bull`,
+      logger,
+    );
+  } else {
+    bus = new InProcessEventBus();
+    queue = new InProcessJobQueue(logger);
+  }
+
+  const files = new FileStore(config.filesDir);
+  await files.init();
+  const eventLog = new EventLog(database.prisma, bus);
+
+  return {
+    config,
+    logger,
+    database,
+    bus,
+    queue,
+    eventLog,
+    files,
+    async ready() {
+      const [db, redis] = await Promise.all([database.ping(), redisReady()]);
+      return db && redis;
+    },
+    async close() {
+      await queue.close();
+      await bus.close();
+      await database.close();
+    },
+  };
+}

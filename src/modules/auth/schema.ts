@@ -1,0 +1,73 @@
+import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import type { UserRecord } from './service.js';
+
+export const User = builder.objectRef<UserRecord>('User').implement({
+  description: 'An account. Passwords are never exposed.',
+  fields: (t) => ({
+    ...recordFields(t),
+    email: t.exposeString('email'),
+    firstname: t.exposeString('firstname'),
+    lastname: t.exposeString('lastname'),
+    fullName: t.string({ resolve: (u) => [u.firstname, u.lastname].filter(Boolean).join(' ') }),
+    emailverified: t.exposeBoolean('emailverified'),
+    anonymous: t.exposeBoolean('anonymous'),
+  }),
+});
+
+interface AuthResultShape {
+  success: boolean;
+  token?: string;
+  user: UserRecord;
+}
+
+const AuthResult = builder.objectRef<AuthResultShape>('AuthResult').implement({
+  fields: (t) => ({
+    success: t.exposeBoolean('success', { nullable: false }),
+    token: t.exposeString('token', { description: 'Prefixed with `JWT `; send it back as the Authorization header.' }),
+    user: t.field({ type: User, nullable: false, resolve: (r) => r.user }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  signup: t.field({
+    type: AuthResult,
+    nullable: false,
+    description: 'Creates an account. Pending invitations to the e-mail become memberships.',
+    args: {
+      email: t.arg.string(),
+      password: t.arg.string(),
+      firstname: t.arg.string(),
+      lastname: t.arg.string(),
+    },
+    resolve: async (_root, args, ctx) => ({ success: true, user: await ctx.services.auth.signup(args) }),
+  }),
+  signin: t.field({
+    type: AuthResult,
+    nullable: false,
+    args: { email: t.arg.string(), password: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.auth.signin(args, ctx.clientIp),
+  }),
+  signinAnonymously: t.field({
+    type: AuthResult,
+    nullable: false,
+    description: 'Creates an anonymous end user and a guest membership in the project.',
+    args: { id_project: t.arg.string(), firstname: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.auth.signinAnonymously(args),
+  }),
+}));
+
+builder.queryField('me', (t) =>
+  t.field({
+    type: User,
+    authScopes: { authenticated: true },
+    description: 'The authenticated caller.',
+    resolve: async (_root, _args, ctx) => (await ctx.principal())!.user,
+  }),
+);
+
+export const routes: RestRoutes = {
+  'Mutation.signup': { method: 'POST', path: '/auth/signup' },
+  'Mutation.signin': { method: 'POST', path: '/auth/signin' },
+  'Mutation.signinAnonymously': { method: 'POST', path: '/auth/signinAnonymously' },
+  'Query.me': { method: 'GET', path: '/auth/me' },
+};

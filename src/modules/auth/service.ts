@@ -1,0 +1,194 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { AppError, conflict, notFound, parseInput, unauthenticated } from '../../errors.js';
+import type { Db } from '../../infra/database.js';
+import type { EventLog } from '../../infra/event-log.js';
+import type { User } from '../../generated/prisma/client.js';
+import { FailureThrottle } from './throttle.js';
+
+export type UserRecord = User;
+
+export interface Principal {
+  userId: string;
+  user: UserRecord;
+  anonymous: boolean;
+}
+
+const signupInput = z.object({
+  email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
+  password: z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters'),
+  firstname: z.string().trim().max(100).default(''),
+  lastname: z.string().trim().max(100).default(''),
+});
+
+const signinInput = z.object({
+  email: z.string().trim().toLowerCase().min(1),
+  password: z.string().min(1),
+});
+
+const anonymousInput = z.object({
+  id_project: z.string().min(1),
+  firstname: z.string().trim().max(100).default('Guest'),
+});
+
+// Compared against when the e-mail is unknown, so both failures cost one bcrypt comparison.
+const decoyHash = bcrypt.hashSync('decoy-password-never-matches', 10);
+
+const basicCacheMs = 60_000;
+
+export class AuthService {
+  private throttle: FailureThrottle;
+  /** Successful Basic credentials, by digest, so each request does not pay a bcrypt comparison. */
+  private basicCache = new Map<string, { userId: string; expires: number }>();
+
+  constructor(
+    private db: Db,
+    private events: EventLog,
+    private config: Config,
+  ) {
+    this.throttle = new FailureThrottle(config.signinThrottle.maxFailures, config.signinThrottle.windowSeconds * 1000);
+  }
+
+  async signup(input: unknown) {
+    const data = parseInput(signupInput, input);
+    const existing = await this.db.user.findUnique({ where: { email: data.email } });
+    if (existing && !existing.deletedAt) throw conflict('email: an account with this e-mail already exists', 'email');
+    const password = await bcrypt.hash(data.password, this.config.bcryptRounds);
+    return this.events.transaction(async (tx, emit) => {
+      const user = await tx.user.create({
+        data: { email: data.email, password, firstname: data.firstname, lastname: data.lastname },
+      });
+      // Pending invitations to this e-mail become memberships now.
+      const invitations = await tx.invitation.findMany({ where: { email: data.email } });
+      for (const invitation of invitations) {
+        const teammate = await tx.projectUser.create({
+          data: {
+            id_project: invitation.id_project,
+            id_user: user.id,
+            role: invitation.role,
+            user_available: invitation.user_available,
+            createdBy: invitation.createdBy,
+          },
+        });
+        await emit({ projectId: invitation.id_project, name: 'project_user.update', subject: teammate.id });
+      }
+      await tx.invitation.deleteMany({ where: { email: data.email } });
+      return user;
+    });
+  }
+
+  async signin(input: unknown, clientIp: string) {
+    const data = parseInput(signinInput, input);
+    const keys = [`email:${data.email}`, `ip:${clientIp}`];
+    const wait = Math.max(...keys.map((k) => this.throttle.retryAfter(k)));
+    if (wait > 0) {
+      throw new AppError('TOO_MANY_REQUESTS', 'too many failed sign-ins; try again later', {
+        headers: { 'Retry-After': String(wait) },
+      });
+    }
+    const user = await this.db.user.findUnique({ where: { email: data.email } });
+    const ok = await bcrypt.compare(data.password, user?.password ?? decoyHash);
+    if (!user || !ok || user.deletedAt) {
+      keys.forEach((k) => this.throttle.fail(k));
+      throw unauthenticated('wrong e-mail or password');
+    }
+    this.throttle.clear(`email:${data.email}`);
+    return { success: true, token: `JWT ${this.issueToken(user.id, false)}`, user };
+  }
+
+  async signinAnonymously(input: unknown) {
+    const data = parseInput(anonymousInput, input);
+    const project = await this.db.project.findUnique({ where: { id: data.id_project } });
+    if (!project) throw notFound('project');
+    const user = await this.events.transaction(async (tx, emit) => {
+      const created = await tx.user.create({ data: { firstname: data.firstname, anonymous: true } });
+      const teammate = await tx.projectUser.create({
+        data: {
+          id_project: project.id,
+          id_user: created.id,
+          role: 'guest',
+          isAuthenticated: false,
+          user_available: false,
+          createdBy: created.id,
+        },
+      });
+      await emit({ projectId: project.id, name: 'project_user.invite', subject: teammate.id });
+      return created;
+    });
+    return { success: true, token: `JWT ${this.issueToken(user.id, true)}`, user };
+  }
+
+  issueToken(userId: string, anonymous: boolean): string {
+    return jwt.sign({ anonymous }, this.config.jwtSecret, {
+      algorithm: 'HS256',
+      subject: userId,
+      expiresIn: this.config.jwtExpiresInSeconds,
+    });
+  }
+
+  /** Resolves an Authorization header (Basic, JWT or Bearer) to a principal; invalid ones throw 401. */
+  async authenticate(header: string | null): Promise<Principal | null> {
+    if (!header) return null;
+    const [scheme, ...rest] = header.trim().split(/\s+/);
+    const credential = rest.join(' ');
+    if (!credential) throw unauthenticated('malformed Authorization header');
+    switch (scheme.toLowerCase()) {
+      case 'jwt':
+      case 'bearer':
+        return this.fromToken(credential);
+      case 'basic':
+        return this.fromBasic(credential);
+      default:
+        throw unauthenticated('unsupported Authorization scheme; use Basic, JWT or Bearer');
+    }
+  }
+
+  async fromToken(token: string): Promise<Principal> {
+    let claims: jwt.JwtPayload;
+    try {
+      claims = jwt.verify(token, this.config.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    } catch (error) {
+      const expired = error instanceof jwt.TokenExpiredError;
+      throw unauthenticated(expired ? 'token expired' : 'invalid token');
+    }
+    return this.principalFor(String(claims.sub));
+  }
+
+  private async fromBasic(credential: string): Promise<Principal> {
+    const digest = createHash('sha256').update(credential).digest('hex');
+    const cached = this.basicCache.get(digest);
+    if (cached && cached.expires > Date.now()) return this.principalFor(cached.userId);
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthenticated('malformed Basic credentials');
+    const email = decoded.slice(0, colon).trim().toLowerCase();
+    const password = decoded.slice(colon + 1);
+    const user = await this.db.user.findUnique({ where: { email } });
+    const ok = await bcrypt.compare(password, user?.password ?? decoyHash);
+    if (!user || !ok || user.deletedAt) throw unauthenticated('wrong e-mail or password');
+    if (this.basicCache.size > 10_000) this.basicCache.clear();
+    this.basicCache.set(digest, { userId: user.id, expires: Date.now() + basicCacheMs });
+    return { userId: user.id, user, anonymous: user.anonymous };
+  }
+
+  private async principalFor(userId: string): Promise<Principal> {
+    const user = await this.db.user.findUnique({ where: { id: userId } });
+    if (!user || user.deletedAt) throw unauthenticated('the account of this token no longer exists');
+    return { userId: user.id, user, anonymous: user.anonymous };
+  }
+
+  /** Deleting an account ends every credential at once (tokens are checked against the user). */
+  async deleteAccount(userId: string) {
+    await this.db.user.update({ where: { id: userId }, data: { deletedAt: new Date(), email: null } });
+    this.basicCache.clear();
+  }
+}
+
+export function safeEqual(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

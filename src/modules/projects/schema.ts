@@ -1,0 +1,167 @@
+import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { minRole } from '../../graphql/scopes.js';
+import { definedArgs } from '../../graphql/args.js';
+import type { ProjectRecord } from './service.js';
+import type { ProjectUser } from '../../generated/prisma/client.js';
+
+export const Project = builder.objectRef<ProjectRecord>('Project').implement({
+  fields: (t) => ({
+    ...recordFields(t),
+    name: t.exposeString('name', { nullable: false }),
+    activeOperatingHours: t.exposeBoolean('activeOperatingHours'),
+    operatingHours: t.string({
+      description: 'JSON-encoded: weekday keys "0" (Sunday) to "6" with [{start, end}] in HH:MM, plus tzname.',
+      resolve: (p) => (p.operatingHours ? JSON.stringify(p.operatingHours) : null),
+    }),
+    settings: t.field({ type: 'JSON', resolve: (p) => p.settings }),
+    widget: t.field({ type: 'JSON', resolve: (p) => p.widget }),
+    profile: t.field({ type: 'JSON', resolve: (p) => p.profile }),
+    channels: t.field({ type: 'JSON', resolve: (p) => p.channels }),
+    status: t.exposeInt('status'),
+    versions: t.int({ resolve: (p) => p.v }),
+    createdBy: t.exposeString('createdBy'),
+    // A self-hosted project has no trial and no subscription to expire.
+    trialExpired: t.boolean({ resolve: () => false }),
+    trialDaysLeft: t.int({ resolve: () => 0 }),
+    isActiveSubscription: t.boolean({ resolve: () => true }),
+  }),
+});
+
+type Membership = ProjectUser & { project: ProjectRecord };
+
+const ProjectMembership = builder.objectRef<Membership>('ProjectMembership').implement({
+  description: 'One of the caller\'s projects, with the caller\'s role in it.',
+  fields: (t) => ({
+    ...recordFields(t),
+    id_project: t.field({ type: Project, resolve: (m) => m.project }),
+    id_user: t.exposeString('id_user'),
+    role: t.exposeString('role'),
+    user_available: t.exposeBoolean('user_available'),
+    createdBy: t.exposeString('createdBy'),
+  }),
+});
+
+const AvailableTeammate = builder
+  .objectRef<{ id: string; firstname: string; lastname: string; project_user_id: string }>('AvailableTeammate')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeString('id', { nullable: false, description: 'The user id.' }),
+      firstname: t.exposeString('firstname'),
+      lastname: t.exposeString('lastname'),
+      project_user_id: t.exposeString('project_user_id'),
+    }),
+  });
+
+const OpenState = builder.objectRef<{ isopen: boolean }>('OpenState').implement({
+  fields: (t) => ({ isopen: t.exposeBoolean('isopen', { nullable: false }) }),
+});
+
+const WidgetSettings = builder
+  .objectRef<{ id_project: string; name: string; widget: unknown; isopen: boolean; available_agents: number }>('WidgetSettings')
+  .implement({
+    description: 'What the chat widget needs before the visitor signs in.',
+    fields: (t) => ({
+      id_project: t.exposeString('id_project', { nullable: false }),
+      name: t.exposeString('name'),
+      widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
+      isopen: t.exposeBoolean('isopen'),
+      available_agents: t.exposeInt('available_agents'),
+    }),
+  });
+
+const WidgetUpdate = builder.objectRef<{ widget: unknown }>('WidgetUpdate').implement({
+  fields: (t) => ({ widget: t.field({ type: 'JSON', resolve: (w) => w.widget }) }),
+});
+
+builder.queryFields((t) => ({
+  projects: t.field({
+    type: [ProjectMembership],
+    nullable: false,
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => ctx.services.projects.memberships((await ctx.principal())!),
+  }),
+  project: t.field({
+    type: Project,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: (_root, args, ctx) => ctx.services.projects.get(args.project_id),
+  }),
+  availableTeammates: t.field({
+    type: [AvailableTeammate],
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), raw: t.arg.boolean() },
+    authScopes: minRole('user'),
+    resolve: (_root, args, ctx) => ctx.services.projects.availableTeammates(args.project_id, args.raw ?? false),
+  }),
+  projectIsOpen: t.field({
+    type: OpenState,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('guest'),
+    resolve: async (_root, args, ctx) => ({
+      isopen: ctx.services.projects.isOpen(await ctx.services.projects.get(args.project_id)),
+    }),
+  }),
+  widgetSettings: t.field({
+    type: WidgetSettings,
+    nullable: false,
+    description: 'Public: the widget loads it before anyone signs in.',
+    args: { project_id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const project = await ctx.services.projects.get(args.project_id);
+      const available = await ctx.services.projects.availableTeammates(project.id, false);
+      return {
+        id_project: project.id,
+        name: project.name,
+        widget: project.widget,
+        isopen: ctx.services.projects.isOpen(project),
+        available_agents: available.length,
+      };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createProject: t.field({
+    type: Project,
+    nullable: false,
+    args: { name: t.arg.string() },
+    authScopes: { authenticated: true },
+    resolve: async (_root, args, ctx) => ctx.services.projects.create((await ctx.principal())!, args),
+  }),
+  updateProject: t.field({
+    type: Project,
+    nullable: false,
+    args: {
+      project_id: t.arg.string({ required: true }),
+      name: t.arg.string(),
+      settings: t.arg({ type: 'JSON' }),
+      activeOperatingHours: t.arg.boolean(),
+      operatingHours: t.arg({ type: 'JSON', description: 'An object or its JSON-encoded string.' }),
+    },
+    authScopes: minRole('admin'),
+    resolve: (_root, { project_id, ...input }, ctx) => ctx.services.projects.update(project_id, definedArgs(input)),
+  }),
+  updateWidget: t.field({
+    type: WidgetUpdate,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), widget: t.arg({ type: 'JSON' }) },
+    authScopes: minRole('user'),
+    resolve: async (_root, args, ctx) => {
+      const project = await ctx.services.projects.updateWidget(args.project_id, args.widget);
+      return { widget: project.widget };
+    },
+  }),
+}));
+
+export const routes: RestRoutes = {
+  'Query.projects': { method: 'GET', path: '/projects' },
+  'Query.project': { method: 'GET', path: '/projects/:project_id' },
+  'Query.availableTeammates': { method: 'GET', path: '/projects/:project_id/users/availables' },
+  'Query.projectIsOpen': { method: 'GET', path: '/projects/:project_id/isopen' },
+  'Query.widgetSettings': { method: 'GET', path: '/:project_id/widgets' },
+  'Mutation.createProject': { method: 'POST', path: '/projects' },
+  'Mutation.updateProject': { method: 'PUT', path: '/projects/:project_id' },
+  'Mutation.updateWidget': { method: 'PUT', path: '/projects/:project_id/availables' },
+};

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { notFound, parseInput } from '../../errors.js';
+import type { Db } from '../../infra/database.js';
+import type { EventLog } from '../../infra/event-log.js';
+import type { Project } from '../../generated/prisma/client.js';
+import type { Principal } from '../auth/service.js';
+import { roleAtLeast } from '../teammates/roles.js';
+import { isWithin, parseOperatingHours, type OperatingHours } from './operating-hours.js';
+
+export type ProjectRecord = Project;
+
+const json = z.record(z.string(), z.unknown());
+const hexColor = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex color such as #2a6ac1');
+const httpUrl = z.string().url('must be a URL').refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+
+const createInput = z.object({ name: z.string().trim().min(1, 'is required').max(200) });
+
+const updateInput = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+  settings: json.optional(),
+  activeOperatingHours: z.boolean().optional(),
+  operatingHours: z.unknown().optional(),
+});
+
+const widgetInput = z
+  .object({
+    logoChat: httpUrl.optional(),
+    themeColor: hexColor.optional(),
+    themeForegroundColor: hexColor.optional(),
+    themeColorOpacity: z.number().min(0).max(1).optional(),
+    align: z.enum(['left', 'right']).optional(),
+    displayOnDesktop: z.boolean().optional(),
+    displayOnMobile: z.boolean().optional(),
+    onPageChangeVisibilityDesktop: z.enum(['open', 'close', 'last']).optional(),
+    onPageChangeVisibilityMobile: z.enum(['open', 'close', 'last']).optional(),
+    singleConversation: z.boolean().optional(),
+    baloonImage: httpUrl.optional(),
+    poweredBy: z.string().max(2000).optional(),
+  })
+  .catchall(z.unknown());
+
+export const defaultDepartmentName = 'Default Department';
+
+export class ProjectService {
+  constructor(
+    private db: Db,
+    private events: EventLog,
+  ) {}
+
+  /** Creates a project; the caller becomes its owner and it gets its default department. */
+  async create(principal: Principal, input: unknown) {
+    const data = parseInput(createInput, input);
+    return this.events.transaction(async (tx, emit) => {
+      const project = await tx.project.create({
+        data: { name: data.name, createdBy: principal.userId, profile: { name: 'free', type: 'free', agents: 0, trialDays: 0 } },
+      });
+      const owner = await tx.projectUser.create({
+        data: { id_project: project.id, id_user: principal.userId, role: 'owner', createdBy: principal.userId },
+      });
+      const department = await tx.department.create({
+        data: {
+          id_project: project.id,
+          name: defaultDepartmentName,
+          routing: 'assigned',
+          default: true,
+          createdBy: principal.userId,
+        },
+      });
+      await emit({ projectId: project.id, name: 'project_user.invite', subject: owner.id });
+      await emit({ projectId: project.id, name: 'department.create', subject: department.id });
+      return project;
+    });
+  }
+
+  /** The caller's memberships, each with its project. */
+  memberships(principal: Principal) {
+    return this.db.projectUser.findMany({
+      where: { id_user: principal.userId, trashed: false, status: 'active' },
+      include: { project: true },
+      orderBy: { createdAt: 'asc' },
+    });
+  }
+
+  async get(projectId: string) {
+    const project = await this.db.project.findUnique({ where: { id: projectId } });
+    if (!project) throw notFound('project');
+    return project;
+  }
+
+  async update(projectId: string, input: unknown) {
+    const data = parseInput(updateInput, input);
+    const operatingHours = data.operatingHours === undefined || data.operatingHours === null
+      ? undefined
+      : parseOperatingHours(data.operatingHours);
+    return this.events.transaction(async (tx, emit) => {
+      const project = await tx.project.update({
+        where: { id: projectId },
+        data: {
+          name: data.name,
+          settings: data.settings as object | undefined,
+          activeOperatingHours: data.activeOperatingHours,
+          operatingHours: operatingHours as object | undefined,
+        },
+      });
+      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: Object.keys(data) } });
+      return project;
+    });
+  }
+
+  /** Open unless operating hours are active and now is outside them. */
+  isOpen(project: ProjectRecord, now = new Date()): boolean {
+    if (!project.activeOperatingHours || !project.operatingHours) return true;
+    return isWithin(project.operatingHours as OperatingHours, now);
+  }
+
+  /**
+   * Teammates who can take a conversation now: agents or above, active, available, under
+   * their max_served_chat, and (unless `raw`) within the project's operating hours.
+   */
+  async availableTeammates(projectId: string, raw: boolean) {
+    const project = await this.get(projectId);
+    if (!raw && !this.isOpen(project)) return [];
+    const teammates = await this.db.projectUser.findMany({
+      where: { id_project: projectId, trashed: false, status: 'active', user_available: true },
+      include: { user: true },
+      orderBy: { number_assigned_requests: 'asc' },
+    });
+    return teammates
+      .filter((t) => roleAtLeast(t.role, 'agent'))
+      .filter((t) => t.max_served_chat == null || t.number_assigned_requests < t.max_served_chat)
+      .map((t) => ({ id: t.id_user, firstname: t.user.firstname, lastname: t.user.lastname, project_user_id: t.id }));
+  }
+
+  async updateWidget(projectId: string, widget: unknown) {
+    const data = parseInput(z.object({ widget: widgetInput }), { widget });
+    return this.events.transaction(async (tx, emit) => {
+      const current = await tx.project.findUnique({ where: { id: projectId } });
+      if (!current) throw notFound('project');
+      const merged = { ...(current.widget as object), ...data.widget } as object;
+      const project = await tx.project.update({ where: { id: projectId }, data: { widget: merged } });
+      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: ['widget'] } });
+      return project;
+    });
+  }
+}

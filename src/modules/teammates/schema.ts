@@ -1,0 +1,144 @@
+import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { minRole } from '../../graphql/scopes.js';
+import { definedArgs } from '../../graphql/args.js';
+import { User } from '../auth/schema.js';
+import type { Invitation } from '../../generated/prisma/client.js';
+import type { InviteOutcome, TeammateRecord } from './service.js';
+
+export const Teammate = builder.objectRef<TeammateRecord>('Teammate').implement({
+  description: 'A user\'s membership in a project (a project user).',
+  fields: (t) => ({
+    ...recordFields(t),
+    id_project: t.exposeString('id_project', { nullable: false }),
+    id_user: t.field({ type: User, resolve: (m) => m.user }),
+    role: t.exposeString('role', { nullable: false }),
+    user_available: t.exposeBoolean('user_available'),
+    max_served_chat: t.exposeInt('max_served_chat'),
+    number_assigned_requests: t.exposeInt('number_assigned_requests'),
+    status: t.exposeString('status'),
+    isBusy: t.boolean({
+      resolve: (m) => m.isBusy || (m.max_served_chat != null && m.number_assigned_requests >= m.max_served_chat),
+    }),
+    profileStatus: t.string({ resolve: (m) => (m.user_available ? 'available' : 'unavailable') }),
+    attributes: t.field({ type: 'JSON', resolve: (m) => m.attributes }),
+    tags: t.field({ type: 'JSON', resolve: (m) => m.tags }),
+    settings: t.field({ type: 'JSON', resolve: (m) => m.settings }),
+    presence: t.field({ type: 'JSON', resolve: (m) => m.presence }),
+    isAuthenticated: t.exposeBoolean('isAuthenticated'),
+    trashed: t.exposeBoolean('trashed'),
+    createdBy: t.exposeString('createdBy'),
+  }),
+});
+
+const PendingInvitation = builder.objectRef<Invitation>('PendingInvitation').implement({
+  fields: (t) => ({
+    ...recordFields(t),
+    id_project: t.exposeString('id_project'),
+    email: t.exposeString('email'),
+    role: t.exposeString('role'),
+    createdBy: t.exposeString('createdBy'),
+  }),
+});
+
+const InviteResult = builder.objectRef<InviteOutcome>('InviteResult').implement({
+  description: 'An existing user is added at once; an unknown e-mail gets a pending invitation.',
+  fields: (t) => ({
+    success: t.exposeBoolean('success', { nullable: false }),
+    pending: t.exposeBoolean('pending', { nullable: false }),
+    message: t.exposeString('message'),
+    project_user: t.field({ type: Teammate, resolve: (r) => r.project_user }),
+    invitation: t.field({ type: PendingInvitation, resolve: (r) => r.invitation }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  teammates: t.field({
+    type: [Teammate],
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: (_root, args, ctx) => ctx.services.teammates.list(args.project_id),
+  }),
+  teammate: t.field({
+    type: Teammate,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), project_user_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: (_root, args, ctx) => ctx.services.teammates.get(args.project_id, args.project_user_id),
+  }),
+  teammateByUser: t.field({
+    type: Teammate,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), user_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: (_root, args, ctx) => ctx.services.teammates.getByUser(args.project_id, args.user_id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  inviteTeammate: t.field({
+    type: InviteResult,
+    nullable: false,
+    args: {
+      project_id: t.arg.string({ required: true }),
+      email: t.arg.string(),
+      role: t.arg.string(),
+      firstname: t.arg.string(),
+      lastname: t.arg.string(),
+      user_available: t.arg.boolean(),
+    },
+    authScopes: minRole('admin'),
+    resolve: async (_root, { project_id, ...input }, ctx) =>
+      ctx.services.teammates.invite(project_id, (await ctx.teammate(project_id))!, input),
+  }),
+  updateMyTeammate: t.field({
+    type: Teammate,
+    nullable: false,
+    description: 'Updates the caller\'s own membership.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      role: t.arg.string(),
+      user_available: t.arg.boolean(),
+      max_served_chat: t.arg.int(),
+      attributes: t.arg({ type: 'JSON' }),
+      settings: t.arg({ type: 'JSON' }),
+    },
+    authScopes: minRole('agent'),
+    resolve: async (_root, { project_id, ...input }, ctx) =>
+      ctx.services.teammates.updateSelf(project_id, (await ctx.teammate(project_id))!, definedArgs(input, ['max_served_chat'])),
+  }),
+  updateTeammate: t.field({
+    type: Teammate,
+    nullable: false,
+    args: {
+      project_id: t.arg.string({ required: true }),
+      project_user_id: t.arg.string({ required: true }),
+      role: t.arg.string(),
+      user_available: t.arg.boolean(),
+      max_served_chat: t.arg.int(),
+      attributes: t.arg({ type: 'JSON' }),
+      settings: t.arg({ type: 'JSON' }),
+    },
+    authScopes: minRole('admin'),
+    resolve: async (_root, { project_id, project_user_id, ...input }, ctx) =>
+      ctx.services.teammates.updateOther(project_id, (await ctx.teammate(project_id))!, project_user_id, definedArgs(input, ['max_served_chat'])),
+  }),
+  removeTeammate: t.field({
+    type: Teammate,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), project_user_id: t.arg.string({ required: true }) },
+    authScopes: minRole('admin'),
+    resolve: async (_root, args, ctx) =>
+      ctx.services.teammates.remove(args.project_id, (await ctx.teammate(args.project_id))!, args.project_user_id),
+  }),
+}));
+
+export const routes: RestRoutes = {
+  'Query.teammates': { method: 'GET', path: '/:project_id/project_users' },
+  'Query.teammateByUser': { method: 'GET', path: '/:project_id/project_users/users/:user_id' },
+  'Query.teammate': { method: 'GET', path: '/:project_id/project_users/:project_user_id' },
+  'Mutation.inviteTeammate': { method: 'POST', path: '/:project_id/project_users/invite' },
+  'Mutation.updateMyTeammate': { method: 'PUT', path: '/:project_id/project_users' },
+  'Mutation.updateTeammate': { method: 'PUT', path: '/:project_id/project_users/:project_user_id' },
+  'Mutation.removeTeammate': { method: 'DELETE', path: '/:project_id/project_users/:project_user_id' },
+};

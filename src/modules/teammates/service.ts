@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { AppError, badInput, conflict, forbidden, notFound, parseInput } from '../../errors.js';
+import type { Db } from '../../infra/database.js';
+import type { EventLog } from '../../infra/event-log.js';
+import type { Invitation, ProjectUser, User } from '../../generated/prisma/client.js';
+import type { Principal } from '../auth/service.js';
+import { roleAtLeast } from './roles.js';
+
+export type TeammateRecord = ProjectUser & { user: User };
+
+const json = z.record(z.string(), z.unknown());
+
+const inviteInput = z.object({
+  email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
+  role: z.enum(['admin', 'agent'], { message: 'must be admin or agent' }),
+  firstname: z.string().trim().max(100).optional(),
+  lastname: z.string().trim().max(100).optional(),
+  user_available: z.boolean().default(true),
+});
+
+const updateInput = z.object({
+  role: z.enum(['admin', 'agent', 'user'], { message: 'must be admin, agent or user' }).optional(),
+  user_available: z.boolean().optional(),
+  max_served_chat: z.number().int().min(0).max(10_000).nullable().optional(),
+  attributes: json.optional(),
+  settings: json.optional(),
+});
+
+export interface InviteOutcome {
+  success: boolean;
+  pending: boolean;
+  message: string;
+  project_user: TeammateRecord | null;
+  invitation: Invitation | null;
+}
+
+const withUser = { user: true } as const;
+
+export class TeammateService {
+  constructor(
+    private db: Db,
+    private events: EventLog,
+  ) {}
+
+  /** The caller's active membership in a project (removed or disabled teammates have none). */
+  async membership(projectId: string, principal: Principal): Promise<TeammateRecord | null> {
+    const teammate = await this.db.projectUser.findUnique({
+      where: { id_project_id_user: { id_project: projectId, id_user: principal.userId } },
+      include: withUser,
+    });
+    if (!teammate || teammate.trashed || teammate.status !== 'active') return null;
+    return teammate;
+  }
+
+  list(projectId: string) {
+    return this.db.projectUser.findMany({
+      where: { id_project: projectId, trashed: false },
+      include: withUser,
+      orderBy: { createdAt: 'asc' },
+    });
+  }
+
+  async get(projectId: string, id: string) {
+    const teammate = await this.db.projectUser.findFirst({
+      where: { id, id_project: projectId, trashed: false },
+      include: withUser,
+    });
+    if (!teammate) throw notFound('teammate');
+    return teammate;
+  }
+
+  async getByUser(projectId: string, userId: string) {
+    const teammate = await this.db.projectUser.findFirst({
+      where: { id_user: userId, id_project: projectId, trashed: false },
+      include: withUser,
+    });
+    if (!teammate) throw notFound('teammate');
+    return teammate;
+  }
+
+  async invite(projectId: string, actor: TeammateRecord, input: unknown): Promise<InviteOutcome> {
+    const data = parseInput(inviteInput, input);
+    const user = await this.db.user.findUnique({ where: { email: data.email } });
+    if (!user || user.deletedAt) {
+      const invitation = await this.events.transaction(async (tx, emit) => {
+        const saved = await tx.invitation.upsert({
+          where: { id_project_email: { id_project: projectId, email: data.email } },
+          create: {
+            id_project: projectId,
+            email: data.email,
+            role: data.role,
+            firstname: data.firstname ?? '',
+            lastname: data.lastname ?? '',
+            user_available: data.user_available,
+            createdBy: actor.id_user,
+          },
+          update: { role: data.role, user_available: data.user_available },
+        });
+        await emit({ projectId, name: 'project_user.invite', subject: saved.id, payload: { pending: true } });
+        return saved;
+      });
+      return {
+        success: true,
+        pending: true,
+        message: 'invitation pending: it becomes a membership when this e-mail signs up',
+        project_user: null,
+        invitation,
+      };
+    }
+    const existing = await this.db.projectUser.findUnique({
+      where: { id_project_id_user: { id_project: projectId, id_user: user.id } },
+    });
+    if (existing && !existing.trashed) throw conflict('email: this user is already a teammate of the project', 'email');
+    const teammate = await this.events.transaction(async (tx, emit) => {
+      const saved = existing
+        ? await tx.projectUser.update({
+            where: { id: existing.id },
+            data: { trashed: false, status: 'active', role: data.role, user_available: data.user_available },
+            include: withUser,
+          })
+        : await tx.projectUser.create({
+            data: {
+              id_project: projectId,
+              id_user: user.id,
+              role: data.role,
+              user_available: data.user_available,
+              createdBy: actor.id_user,
+            },
+            include: withUser,
+          });
+      await emit({ projectId, name: 'project_user.invite', subject: saved.id });
+      return saved;
+    });
+    return { success: true, pending: false, message: 'user added to the project', project_user: teammate, invitation: null };
+  }
+
+  /** A teammate updates their own membership; raising one's own role is not allowed. */
+  async updateSelf(projectId: string, actor: TeammateRecord, input: unknown) {
+    const data = parseInput(updateInput, input);
+    if (data.role && data.role !== actor.role) {
+      if (!roleAtLeast(actor.role, 'admin') || actor.role === 'owner') {
+        throw forbidden('role: you cannot change your own role');
+      }
+      if (!roleAtLeast(actor.role, data.role)) throw forbidden('role: you cannot raise your own role');
+    }
+    return this.save(projectId, actor.id, data);
+  }
+
+  /** An admin updates another teammate; only the owner may change an owner or an admin into something else. */
+  async updateOther(projectId: string, actor: TeammateRecord, id: string, input: unknown) {
+    const data = parseInput(updateInput, input);
+    const target = await this.get(projectId, id);
+    if (target.role === 'owner' && actor.role !== 'owner') throw forbidden('the project owner can only be changed by the owner');
+    if (target.role === 'owner' && data.role && target.id === actor.id) {
+      throw badInput('role', 'role: the owner cannot change their own role');
+    }
+    return this.save(projectId, target.id, data);
+  }
+
+  private save(projectId: string, id: string, data: z.infer<typeof updateInput>) {
+    return this.events.transaction(async (tx, emit) => {
+      const saved = await tx.projectUser.update({
+        where: { id },
+        data: {
+          role: data.role,
+          user_available: data.user_available,
+          max_served_chat: data.max_served_chat,
+          attributes: data.attributes as object | undefined,
+          settings: data.settings as object | undefined,
+        },
+        include: withUser,
+      });
+      await emit({ projectId, name: 'project_user.update', subject: id, payload: { fields: Object.keys(data) } });
+      return saved;
+    });
+  }
+
+  /** Removes a teammate: the record stays, trashed, and access ends with the next request. */
+  async remove(projectId: string, actor: TeammateRecord, id: string) {
+    const target = await this.get(projectId, id);
+    if (target.role === 'owner') throw new AppError('CONFLICT', 'the project owner cannot be removed');
+    if (target.id === actor.id) throw badInput('project_user_id', 'project_user_id: use another admin to remove yourself');
+    return this.events.transaction(async (tx, emit) => {
+      const saved = await tx.projectUser.update({
+        where: { id },
+        data: { trashed: true, user_available: false },
+        include: withUser,
+      });
+      await emit({ projectId, name: 'project_user.delete', subject: id });
+      return saved;
+    });
+  }
+}

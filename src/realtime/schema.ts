@@ -1,0 +1,36 @@
+import { builder } from '../graphql/builder.js';
+import { minRole } from '../graphql/scopes.js';
+import type { LoggedEvent } from '../infra/event-log.js';
+import { projectEventStream } from './event-stream.js';
+
+export const DomainEvent = builder.objectRef<LoggedEvent>('DomainEvent').implement({
+  description: 'An entry of the project event log.',
+  fields: (t) => ({
+    id: t.exposeString('id', { nullable: false }),
+    id_project: t.string({ nullable: false, resolve: (e) => e.projectId }),
+    seq: t.exposeInt('seq', { nullable: false, description: 'Per-project, increasing by one with each event.' }),
+    name: t.exposeString('name', { nullable: false }),
+    subject: t.exposeString('subject', { nullable: false, description: 'Identifier of the record concerned.' }),
+    payload: t.field({ type: 'JSON', resolve: (e) => e.payload }),
+    createdAt: t.exposeString('createdAt', { nullable: false }),
+  }),
+});
+
+builder.subscriptionField('projectEvents', (t) =>
+  t.field({
+    type: DomainEvent,
+    nullable: false,
+    description: 'Every event of the project. Pass `after` (a seq you have) to first receive what you missed.',
+    args: { project_id: t.arg.string({ required: true }), after: t.arg.int() },
+    authScopes: minRole('agent'),
+    subscribe: (_root, args, ctx) => {
+      const { infra } = ctx.services;
+      return projectEventStream(
+        { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
+        args.project_id,
+        args.after,
+      );
+    },
+    resolve: (event) => event,
+  }),
+);

@@ -1,0 +1,94 @@
+import { useSofa as createSofaHandler } from 'sofa-api';
+import type { RouteConfig } from '../graphql/record.js';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import { AppError, toErrorBody } from '../errors.js';
+
+// The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
+// executed through yoga's own pipeline (same context, auth, limits and error masking).
+
+export const restBasePath = '/v3';
+
+type SofaHandler = ReturnType<typeof createSofaHandler>;
+
+export function errorResponse(error: unknown): Response {
+  const { status, body, headers } = toErrorBody(error);
+  return Response.json(body, { status, headers: { ...headers } });
+}
+
+function sofaErrorHandler(errors: readonly unknown[]): Response {
+  // The most specific (highest) status wins, as several fields may fail at once.
+  const mapped = errors.map(toErrorBody).sort((a, b) => b.status - a.status);
+  const { status, body, headers } = mapped[0];
+  return Response.json(body, { status, headers: { ...headers } });
+}
+
+/** GraphQL cannot name `__v`; records carry `revision`, renamed here for REST clients. */
+function restShape(json: string) {
+  return json.replace(/([{,])"revision":/g, '$1"__v":');
+}
+
+export function useRestApi(options: { routes: Record<string, RouteConfig>; title: string; version: string }): Plugin {
+  let handler: SofaHandler;
+  let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
+  const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
+  return {
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped;
+    },
+    onSchemaChange({ schema }) {
+      handler = createSofaHandler({
+        basePath: restBasePath,
+        schema,
+        routes: options.routes,
+        depthLimit: 2,
+        openAPI: {
+          endpoint: '/openapi.json',
+          info: { title: options.title, version: options.version, description: 'Generated from the GraphQL schema.' },
+          components: {
+            securitySchemes: {
+              jwt: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`JWT <token>`' },
+              basic: { type: 'http', scheme: 'basic' },
+            },
+          },
+          security: [{ jwt: [] }, { basic: [] }],
+        } as never,
+        swaggerUI: { endpoint: '/docs' },
+        errorHandler: sofaErrorHandler as never,
+        context(serverContext: object) {
+          const enveloped = getEnveloped(serverContext);
+          return Promise.resolve(enveloped.contextFactory(serverContext)).then((contextValue) => {
+            envelopedByContext.set(contextValue, enveloped);
+            return contextValue;
+          });
+        },
+        execute(args: { contextValue: object }) {
+          const enveloped = envelopedByContext.get(args.contextValue);
+          if (!enveloped) throw new TypeError('REST execution without a context');
+          return enveloped.execute(args as never);
+        },
+      } as never);
+    },
+    async onRequest({ request, url, endResponse, serverContext }) {
+      if (url.pathname !== restBasePath && !url.pathname.startsWith(`${restBasePath}/`)) return;
+      // Only routes declared on a field exist: SOFA's default routes are not part of the API.
+      let target = request;
+      if (url.pathname.length > restBasePath.length + 1 && url.pathname.endsWith('/')) {
+        const trimmed = new URL(url);
+        trimmed.pathname = url.pathname.replace(/\/+$/, '');
+        target = new Request(trimmed, request);
+      }
+      const response = await handler.handleRequest(target, serverContext as YogaInitialContext & object);
+      if (!response) {
+        endResponse(errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
+        return;
+      }
+      if (response.status === 200 && response.headers.get('content-type')?.includes('json')) {
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        endResponse(new Response(restShape(await response.text()), { status: 200, headers }));
+        return;
+      }
+      endResponse(response);
+    },
+  };
+}

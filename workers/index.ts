@@ -1,0 +1,25 @@
+// Runs the background workers alone, without the HTTP server: `npm run workers`.
+// Needs REDIS_URL (BullMQ); embedded mode runs jobs inside the server process.
+import { loadConfig } from '../src/config.js';
+import { createInfrastructure } from '../src/infra/index.js';
+import { createServices } from '../src/services.js';
+import { registerJobs } from './jobs.js';
+
+const config = loadConfig();
+if (!config.redisUrl) {
+  console.error('cannot start workers: REDIS_URL is not set (embedded mode runs jobs inside `npm start`)');
+  process.exit(1);
+}
+const infra = await createInfrastructure(config);
+const services = createServices(infra);
+registerJobs(infra.queue, services);
+await infra.queue.startWorkers();
+infra.logger.info('workers started');
+
+const shutdown = async (signal: string) => {
+  infra.logger.info({ signal }, 'workers draining');
+  await infra.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
