@@ -4,7 +4,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import { buildContext, type Context } from './context.js';
 import { AppError } from './errors.js';
-import { schema, restRoutes } from './graphql/schema.js';
+import { schema, restOptions } from './graphql/schema.js';
 import type { Infrastructure } from './infra/index.js';
 import { errorResponse, useRestApi } from './rest/plugin.js';
 import { createServices, type Services } from './services.js';
@@ -99,7 +99,7 @@ export function buildApp(infra: Infrastructure): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: config.env === 'production' },
       }),
-      useRestApi({ routes: restRoutes, title: 'Support platform REST API', version: '3' }),
+      useRestApi(restOptions),
     ],
   });
   return { yoga, services, infra };

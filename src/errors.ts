@@ -78,12 +78,24 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody; 
       headers: ext?.http?.headers,
     };
   }
-  if (error instanceof GraphQLError && !error.originalError && error.message !== 'Unexpected error.') {
+  const httpStatus = ext?.http?.status;
+  if (httpStatus && httpStatus >= 400 && httpStatus < 500) {
+    const byStatus = (Object.keys(errorStatus) as ErrorCode[]).find((c) => errorStatus[c] === httpStatus);
+    return {
+      status: httpStatus,
+      body: { success: false, code: byStatus ?? 'BAD_USER_INPUT', message: (error as Error).message },
+      headers: ext?.http?.headers,
+    };
+  }
+  // Duck-typed: GraphQL errors may come from another copy of graphql-js (ESM/CJS).
+  const isGraphQLError = error instanceof GraphQLError || (error as Error)?.name === 'GraphQLError';
+  if (isGraphQLError && !(error as GraphQLError).originalError && (error as Error).message !== 'Unexpected error.') {
     // Coercion of a path, query or body value failed before any resolver ran.
-    const field = /\$(\w+)/.exec(error.message)?.[1];
+    const message = (error as Error).message;
+    const field = /\$(\w+)/.exec(message)?.[1];
     return {
       status: 400,
-      body: { success: false, code: 'BAD_USER_INPUT', message: error.message, ...(field ? { field } : {}) },
+      body: { success: false, code: 'BAD_USER_INPUT', message, ...(field ? { field } : {}) },
     };
   }
   return { status: 500, body: { success: false, code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.' } };

@@ -15,5 +15,7 @@ export const restRoutes = {
 
 export const schema = builder.toSchema();
 
+export const restOptions = { routes: restRoutes, title: 'Support platform REST API', version: '3' };
+
 /** The SDL as checked in: sorted, so it only changes when the schema does. */
 export const printableSchema = () => lexicographicSortSchema(schema);

@@ -1,5 +1,6 @@
 import { useSofa as createSofaHandler } from 'sofa-api';
 import type { RouteConfig } from '../graphql/record.js';
+import type { GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody } from '../errors.js';
 
@@ -27,7 +28,46 @@ function restShape(json: string) {
   return json.replace(/([{,])"revision":/g, '$1"__v":');
 }
 
-export function useRestApi(options: { routes: Record<string, RouteConfig>; title: string; version: string }): Plugin {
+export interface RestOptions {
+  routes: Record<string, RouteConfig>;
+  title: string;
+  version: string;
+}
+
+/** The SOFA router for a schema; `hooks` plug it into yoga's execution (absent when only printing OpenAPI). */
+export function createRestHandler(schema: GraphQLSchema, options: RestOptions, hooks: object = {}): SofaHandler {
+  return createSofaHandler({
+    basePath: restBasePath,
+    schema,
+    routes: options.routes,
+    depthLimit: 2,
+    openAPI: {
+      endpoint: '/openapi.json',
+      info: { title: options.title, version: options.version, description: 'Generated from the GraphQL schema.' },
+      components: {
+        securitySchemes: {
+          jwt: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`JWT <token>`' },
+          basic: { type: 'http', scheme: 'basic' },
+        },
+      },
+      security: [{ jwt: [] }, { basic: [] }],
+    } as never,
+    swaggerUI: { endpoint: '/docs' },
+    errorHandler: sofaErrorHandler as never,
+    ...hooks,
+  } as never);
+}
+
+/** The OpenAPI document of the REST face, as served at /v3/openapi.json. */
+export async function openApiDocument(schema: GraphQLSchema, options: RestOptions): Promise<unknown> {
+  const response = await createRestHandler(schema, options).handleRequest(
+    new Request(`http://localhost${restBasePath}/openapi.json`),
+    {} as never,
+  );
+  return response!.json();
+}
+
+export function useRestApi(options: RestOptions): Plugin {
   let handler: SofaHandler;
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
@@ -36,24 +76,7 @@ export function useRestApi(options: { routes: Record<string, RouteConfig>; title
       getEnveloped = yoga.getEnveloped;
     },
     onSchemaChange({ schema }) {
-      handler = createSofaHandler({
-        basePath: restBasePath,
-        schema,
-        routes: options.routes,
-        depthLimit: 2,
-        openAPI: {
-          endpoint: '/openapi.json',
-          info: { title: options.title, version: options.version, description: 'Generated from the GraphQL schema.' },
-          components: {
-            securitySchemes: {
-              jwt: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`JWT <token>`' },
-              basic: { type: 'http', scheme: 'basic' },
-            },
-          },
-          security: [{ jwt: [] }, { basic: [] }],
-        } as never,
-        swaggerUI: { endpoint: '/docs' },
-        errorHandler: sofaErrorHandler as never,
+      handler = createRestHandler(schema, options, {
         context(serverContext: object) {
           const enveloped = getEnveloped(serverContext);
           return Promise.resolve(enveloped.contextFactory(serverContext)).then((contextValue) => {
@@ -66,11 +89,15 @@ export function useRestApi(options: { routes: Record<string, RouteConfig>; title
           if (!enveloped) throw new TypeError('REST execution without a context');
           return enveloped.execute(args as never);
         },
-      } as never);
+      });
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== restBasePath && !url.pathname.startsWith(`${restBasePath}/`)) return;
-      // Only routes declared on a field exist: SOFA's default routes are not part of the API.
+      // SOFA's subscription webhooks would let anyone make this server call any URL: not served.
+      if (/^\/v3\/webhook(\/|$)/.test(url.pathname)) {
+        endResponse(errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
+        return;
+      }
       let target = request;
       if (url.pathname.length > restBasePath.length + 1 && url.pathname.endsWith('/')) {
         const trimmed = new URL(url);

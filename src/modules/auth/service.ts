@@ -83,7 +83,9 @@ export class AuthService {
   async signin(input: unknown, clientIp: string) {
     const data = parseInput(signinInput, input);
     const keys = [`email:${data.email}`, `ip:${clientIp}`];
-    const wait = Math.max(...keys.map((k) => this.throttle.retryAfter(k)));
+    // One address may be shared by several people (an office behind NAT): it gets a wider limit.
+    const limit = this.throttle.maxFailures;
+    const wait = Math.max(this.throttle.retryAfter(keys[0], limit), this.throttle.retryAfter(keys[1], limit * 4));
     if (wait > 0) {
       throw new AppError('TOO_MANY_REQUESTS', 'too many failed sign-ins; try again later', {
         headers: { 'Retry-After': String(wait) },

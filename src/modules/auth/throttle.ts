@@ -4,15 +4,15 @@ export class FailureThrottle {
   private failures = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
-    private maxFailures: number,
+    readonly maxFailures: number,
     private windowMs: number,
   ) {}
 
   /** Seconds until the key may try again, or 0 when it may now. */
-  retryAfter(key: string, now = Date.now()): number {
+  retryAfter(key: string, limit = this.maxFailures, now = Date.now()): number {
     const entry = this.failures.get(key);
     if (!entry || entry.resetAt <= now) return 0;
-    return entry.count >= this.maxFailures ? Math.ceil((entry.resetAt - now) / 1000) : 0;
+    return entry.count >= limit ? Math.ceil((entry.resetAt - now) / 1000) : 0;
   }
 
   fail(key: string, now = Date.now()) {

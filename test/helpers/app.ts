@@ -1,0 +1,195 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createInfrastructure } from '../../src/infra/index.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { registerJobs } from '../../workers/jobs.js';
+import { createTestDatabase, productionMode, redisUrl, uniqueName } from './environment.js';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestEnvironment {
+  config: Config;
+  dispose(): Promise<void>;
+}
+
+/** Config for one test app: its own data dir, database (production mode) and Redis prefix. */
+export async function testEnvironment(overrides: Record<string, string> = {}, shared?: { databaseUrl?: string; prefix?: string }): Promise<TestEnvironment> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sp-test-'));
+  const database = productionMode && !shared?.databaseUrl ? await createTestDatabase() : undefined;
+  const env: Record<string, string | undefined> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    BCRYPT_ROUNDS: '4',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: shared?.databaseUrl ?? database?.url,
+    REDIS_URL: productionMode ? redisUrl : undefined,
+    REDIS_PREFIX: shared?.prefix ?? uniqueName('sptest'),
+    ...overrides,
+  };
+  const config = loadConfig(env);
+  return {
+    config,
+    async dispose() {
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export class TestApp {
+  constructor(
+    readonly app: App,
+    private disposeAll: () => Promise<void>,
+    readonly baseUrl = 'http://localhost',
+  ) {}
+
+  get services() {
+    return this.app.services;
+  }
+
+  get infra() {
+    return this.app.infra;
+  }
+
+  async request<T = any>(method: string, urlPath: string, options: RequestOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = options.token;
+    let body: BodyInit | undefined;
+    if (options.body !== undefined) {
+      if (options.body instanceof FormData || typeof options.body === 'string') body = options.body as BodyInit;
+      else {
+        headers['content-type'] ??= 'application/json';
+        body = JSON.stringify(options.body);
+      }
+    }
+    // In-process apps are called without a socket; listening servers over real HTTP.
+    const send = this.baseUrl === 'http://localhost' ? this.app.yoga.fetch : fetch;
+    const response = await send(`${this.baseUrl}${urlPath}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get = (p: string, o?: RequestOptions) => this.request('GET', p, o);
+  post = (p: string, o?: RequestOptions) => this.request('POST', p, o);
+  put = (p: string, o?: RequestOptions) => this.request('PUT', p, o);
+  patch = (p: string, o?: RequestOptions) => this.request('PATCH', p, o);
+  delete = (p: string, o?: RequestOptions) => this.request('DELETE', p, o);
+
+  /** POST /graphql; resolves with the HTTP status and the GraphQL result. */
+  gql<T = any>(query: string, variables: Record<string, unknown> = {}, token?: string) {
+    return this.request<{ data?: T; errors?: Array<{ message: string; extensions?: { code?: string; field?: string } }> }>(
+      'POST',
+      '/graphql',
+      { token, body: { query, variables } },
+    );
+  }
+
+  private counter = 0;
+
+  /** Signs up and signs in a new user; returns its token (with the `JWT ` prefix). */
+  async newUser(name = 'user') {
+    const email = `${name}.${++this.counter}.${Math.random().toString(36).slice(2, 8)}@example.test`;
+    const password = 'correct horse battery';
+    const signup = await this.post('/v3/auth/signup', { body: { email, password, firstname: name, lastname: 'Test' } });
+    if (signup.status !== 200) throw new Error(`signup failed: ${JSON.stringify(signup.body)}`);
+    const signin = await this.post('/v3/auth/signin', { body: { email, password } });
+    return { email, password, token: signin.body.token as string, user: signin.body.user as { _id: string } };
+  }
+
+  /**
+   * A project with one caller per role: owner, admin, agent, user and an anonymous guest.
+   * Each has `token`, `userId` and `teammateId`.
+   */
+  async seedProject(name = 'Acme') {
+    const owner = await this.newUser('owner');
+    const created = await this.post('/v3/projects', { token: owner.token, body: { name } });
+    if (created.status !== 200) throw new Error(`project creation failed: ${JSON.stringify(created.body)}`);
+    const projectId = created.body._id as string;
+    const member = async (role: 'admin' | 'agent' | 'user') => {
+      const account = await this.newUser(role);
+      const invited = await this.post(`/v3/${projectId}/project_users/invite`, {
+        token: owner.token,
+        body: { email: account.email, role: role === 'user' ? 'agent' : role },
+      });
+      const teammateId = invited.body.project_user._id as string;
+      if (role === 'user') {
+        await this.put(`/v3/${projectId}/project_users/${teammateId}`, { token: owner.token, body: { role: 'user' } });
+      }
+      return { ...account, userId: account.user._id, teammateId };
+    };
+    const admin = await member('admin');
+    const agent = await member('agent');
+    const user = await member('user');
+    const anonymous = await this.post('/v3/auth/signinAnonymously', { body: { id_project: projectId, firstname: 'Visitor' } });
+    const guestTeammate = await this.services.teammates.getByUser(projectId, anonymous.body.user._id);
+    const ownerTeammate = await this.services.teammates.getByUser(projectId, owner.user._id);
+    return {
+      projectId,
+      project: created.body,
+      owner: { ...owner, userId: owner.user._id, teammateId: ownerTeammate.id },
+      admin,
+      agent,
+      user,
+      guest: { token: anonymous.body.token as string, userId: anonymous.body.user._id as string, teammateId: guestTeammate.id },
+    };
+  }
+
+  close() {
+    return this.disposeAll();
+  }
+}
+
+export type SeededProject = Awaited<ReturnType<TestApp['seedProject']>>;
+
+/** An in-process app (no port) on a fresh database, with jobs running. */
+export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const environment = await testEnvironment(overrides);
+  const infra = await createInfrastructure(environment.config, { inMemory: true });
+  const app = buildApp(infra);
+  registerJobs(infra.queue, app.services);
+  await infra.queue.startWorkers();
+  return new TestApp(app, async () => {
+    await infra.close();
+    await environment.dispose();
+  });
+}
+
+/** A listening server (for websockets and raw HTTP); `shared` lets two nodes use one database and Redis prefix. */
+export async function createTestServer(
+  overrides: Record<string, string> = {},
+  shared?: { databaseUrl?: string; prefix?: string },
+): Promise<{ server: RunningServer; client: TestApp; config: Config }> {
+  const environment = await testEnvironment(overrides, shared);
+  const server = await startServer(environment.config, { inMemory: true });
+  const client = new TestApp(
+    server.app,
+    async () => {
+      await server.close();
+      await environment.dispose();
+    },
+    server.url,
+  );
+  return { server, client, config: environment.config };
+}
