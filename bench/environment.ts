@@ -1,0 +1,44 @@
+import { loadConfig, type Config } from '../src/config.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+
+export const benchDatabaseAdmin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const benchRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A fresh PostgreSQL database and Redis prefix for one benchmark (production mode). */
+export async function productionConfig(overrides: Record<string, string> = {}): Promise<{ config: Config; databaseUrl: string; drop(): Promise<void> }> {
+  const name = `sp_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: benchDatabaseAdmin });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(benchDatabaseAdmin);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-bench-')),
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    BCRYPT_ROUNDS: '4',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: benchRedisUrl,
+    REDIS_PREFIX: `spbench_${randomBytes(3).toString('hex')}`,
+    ...overrides,
+  });
+  return {
+    config,
+    databaseUrl,
+    async drop() {
+      const c = new pg.Client({ connectionString: benchDatabaseAdmin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
