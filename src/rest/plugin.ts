@@ -50,6 +50,7 @@ export function createRestHandler(schema: GraphQLSchema, options: RestOptions, h
           basic: { type: 'http', scheme: 'basic' },
         },
       },
+      servers: [{ url: restBasePath }],
       security: [{ jwt: [] }, { basic: [] }],
     } as never,
     swaggerUI: { endpoint: '/docs' },

@@ -1,0 +1,129 @@
+import { isNonNullType } from 'graphql';
+import { auditServer } from 'graphql-http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderSchemaFiles, sdlPath, openApiPath } from '../src/cli/schema.js';
+import { restRoutes, schema } from '../src/graphql/schema.js';
+import { readFile } from 'node:fs/promises';
+import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+let p: SeededProject;
+beforeAll(async () => {
+  t = await createTestApp({ BODY_LIMIT_BYTES: '2048', GRAPHQL_MAX_DEPTH: '8' });
+  p = await t.seedProject();
+});
+afterAll(() => t.close());
+
+describe('REST conventions', () => {
+  it('answers 404 with the error body for an unknown route', async () => {
+    const res = await t.get('/v3/no/such/route/here', { token: p.owner.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
+
+  it('does not serve SOFA\'s subscription webhook routes', async () => {
+    const res = await t.post('/v3/webhook', { body: { subscription: 'x', url: 'http://169.254.169.254/' } });
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const res = await t.post('/v3/projects', { token: p.owner.token, body: { name: 'x'.repeat(5000) } });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('renames the revision counter to __v in REST and keeps _id and id equal', async () => {
+    const res = await t.get(`/v3/projects/${p.projectId}`, { token: p.owner.token });
+    expect(res.body).toHaveProperty('__v');
+    expect(res.body).not.toHaveProperty('revision');
+    expect(res.body._id).toBe(res.body.id);
+  });
+
+  it('accepts a trailing slash on any route', async () => {
+    expect((await t.get(`/v3/${p.projectId}/project_users/`, { token: p.agent.token })).status).toBe(200);
+  });
+
+  it('never answers a stack trace', async () => {
+    const res = await t.put(`/v3/projects/${p.projectId}`, { token: p.owner.token, body: { settings: 'not an object' } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('gives every Query and Mutation field an explicit REST route', () => {
+    const graphqlOnly = new Set(['Query.me']);
+    const fields = [
+      ...Object.keys(schema.getQueryType()!.getFields()).map((f) => `Query.${f}`),
+      ...Object.keys(schema.getMutationType()!.getFields()).map((f) => `Mutation.${f}`),
+    ];
+    const missing = fields.filter((f) => !(f in restRoutes) && !graphqlOnly.has(f));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('is served at /v3/openapi.json', async () => {
+    const res = await t.get('/v3/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.servers).toEqual([{ url: '/v3' }]);
+    expect(Object.keys(res.body.paths)).toContain('/projects/{project_id}');
+  });
+
+  it('has a docs page', async () => {
+    const res = await t.get('/v3/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/html/);
+  });
+
+  it('schema/schema.graphql and schema/openapi.json are up to date (npm run schema:print)', async () => {
+    const { sdl, openapi } = await renderSchemaFiles();
+    expect(await readFile(sdlPath, 'utf8')).toBe(sdl);
+    expect(await readFile(openApiPath, 'utf8')).toBe(openapi);
+  });
+});
+
+describe('GraphQL endpoint', () => {
+  it('passes the graphql-http server audit with no MUST failure', async () => {
+    const results = await auditServer({
+      url: 'http://localhost/graphql',
+      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => t.app.yoga.fetch(input as string, init),
+    });
+    const failures = results.filter((r) => r.status === 'error' && r.name.startsWith('MUST'));
+    expect(failures.map((f) => f.name)).toEqual([]);
+  });
+
+  it('refuses a query deeper than the limit', async () => {
+    const ok = await t.gql('{ projects { id_project { name } } }', {}, p.owner.token);
+    expect(ok.body.errors).toBeUndefined();
+    const tooDeep = '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }';
+    const res = await t.gql(tooDeep, {}, p.owner.token);
+    expect(res.body.errors?.[0].message).toMatch(/depth/i);
+  });
+
+  it('refuses too many aliases', async () => {
+    const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: me { _id }`).join(' ');
+    const res = await t.gql(`{ ${aliases} }`, {}, p.owner.token);
+    expect(res.body.errors?.[0].message).toMatch(/alias/i);
+  });
+
+  it('reports errors with a stable code in extensions', async () => {
+    const res = await t.gql('{ projects { _id } }');
+    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('declares path arguments as required', () => {
+    const field = schema.getQueryType()!.getFields().project;
+    expect(isNonNullType(field.args.find((a) => a.name === 'project_id')!.type)).toBe(true);
+  });
+});
+
+describe('health', () => {
+  it('GET /health answers 200', async () => {
+    expect((await t.get('/health')).status).toBe(200);
+  });
+
+  it('GET /ready answers 200 when the database answers', async () => {
+    const res = await t.get('/ready');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready' });
+  });
+});
