@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessEventBus, RedisEventBus, type BusMessage, type EventBus } from '../src/infra/event-bus.js';
+import { BullJobQueue, InProcessJobQueue, PermanentJobError, type JobQueue } from '../src/infra/job-queue.js';
+import { createLogger } from '../src/infra/logger.js';
+import { projectEventStream } from '../src/realtime/event-stream.js';
+import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { redisUrl, uniqueName } from './helpers/environment.js';
+
+const logger = createLogger('silent');
+const redis = redisUrl ?? 'redis://127.0.0.1:6379';
+
+async function until<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.each([
+  ['in-process', () => [new InProcessEventBus()] as EventBus[]],
+  [
+    'Redis',
+    () => {
+      const prefix = uniqueName('bus');
+      return [new RedisEventBus(redis, prefix, logger), new RedisEventBus(redis, prefix, logger)];
+    },
+  ],
+])('%s event bus', (_name, make) => {
+  it('delivers a published message to every subscriber of the channel, across instances', async () => {
+    const buses = make();
+    const [a, b = a] = buses;
+    const seenA: BusMessage[] = [];
+    const seenB: BusMessage[] = [];
+    a.subscribe('project:1', (m) => seenA.push(m));
+    b.subscribe('project:1', (m) => seenB.push(m));
+    b.subscribe('project:2', () => seenB.push({ wrong: true }));
+    await until(async () => {
+      await b.publish('project:1', { seq: 1 });
+      return seenA.length > 0 && seenB.length > 0;
+    });
+    expect(seenA[0]).toEqual({ seq: 1 });
+    expect(seenB.every((m) => !('wrong' in m))).toBe(true);
+    await Promise.all(buses.map((bus) => bus.close()));
+  });
+
+  it('stops delivering after unsubscribe', async () => {
+    const buses = make();
+    const [a, b = a] = buses;
+    const seen: BusMessage[] = [];
+    const off = a.subscribe('c', (m) => seen.push(m));
+    const probe: BusMessage[] = [];
+    a.subscribe('c', (m) => probe.push(m));
+    off();
+    await until(async () => {
+      await b.publish('c', { n: 1 });
+      return probe.length > 0;
+    });
+    expect(seen).toEqual([]);
+    await Promise.all(buses.map((bus) => bus.close()));
+  });
+});
+
+describe('Redis event bus after a lost pub/sub connection', () => {
+  it('signals a gap so readers catch up from the log', async () => {
+    const prefix = uniqueName('gap');
+    const bus = new RedisEventBus(redis, prefix, logger);
+    await bus.ready();
+    let gaps = 0;
+    bus.onGap(() => gaps++);
+    bus.subscribe('x', () => {});
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis);
+    await until(async () => (await admin.pubsub('CHANNELS', `${prefix}:*`)).length > 0);
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    await until(() => gaps > 0);
+    await admin.quit();
+    await bus.close();
+  });
+});
+
+describe.each([
+  ['in-process', () => new InProcessJobQueue(logger) as JobQueue],
+  ['BullMQ', () => new BullJobQueue({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null }, uniqueName('jobs'), logger) as JobQueue],
+])('%s job queue', (_name, make) => {
+  it('runs an enqueued job with its data', async () => {
+    const queue = make();
+    const seen: unknown[] = [];
+    queue.define({ name: 'echo', process: async (data) => void seen.push(data) });
+    await queue.startWorkers();
+    await queue.enqueue('echo', { hello: 'world' });
+    await until(() => seen.length === 1);
+    expect(seen[0]).toEqual({ hello: 'world' });
+    await queue.close();
+  });
+
+  it('retries a failing job until it succeeds', async () => {
+    const queue = make();
+    const attempts: number[] = [];
+    queue.define({
+      name: 'flaky',
+      attempts: 3,
+      backoffMs: () => 20,
+      process: async (_data, job) => {
+        attempts.push(job.attempt);
+        if (job.attempt < 3) throw new Error('not yet');
+      },
+    });
+    await queue.startWorkers();
+    await queue.enqueue('flaky', {});
+    await until(() => attempts.length === 3);
+    expect(attempts).toEqual([1, 2, 3]);
+    await queue.close();
+  });
+
+  it('does not retry a permanent failure', async () => {
+    const queue = make();
+    let runs = 0;
+    queue.define({
+      name: 'permanent',
+      attempts: 5,
+      backoffMs: () => 10,
+      process: async () => {
+        runs++;
+        throw new PermanentJobError('never');
+      },
+    });
+    queue.define({ name: 'marker', process: async () => void (runs += 100) });
+    await queue.startWorkers();
+    await queue.enqueue('permanent', {});
+    await until(() => runs >= 1);
+    await queue.enqueue('marker', {});
+    await until(() => runs >= 101);
+    expect(runs).toBe(101);
+    await queue.close();
+  });
+
+  it('ignores a second enqueue with the same job id', async () => {
+    const queue = make();
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    queue.define({ name: 'once', process: async () => { runs++; await gate; } });
+    await queue.startWorkers();
+    await queue.enqueue('once', {}, { jobId: 'same' });
+    await queue.enqueue('once', {}, { jobId: 'same' });
+    await until(() => runs === 1);
+    release();
+    await queue.close();
+    expect(runs).toBe(1);
+  });
+
+  it('waits for in-flight jobs on close', async () => {
+    const queue = make();
+    let finished = false;
+    let started = false;
+    queue.define({
+      name: 'slow',
+      process: async () => {
+        started = true;
+        await new Promise((r) => setTimeout(r, 200));
+        finished = true;
+      },
+    });
+    await queue.startWorkers();
+    await queue.enqueue('slow', {});
+    await until(() => started);
+    await queue.close();
+    expect(finished).toBe(true);
+  });
+});
+
+describe('event log', () => {
+  let t: TestApp;
+  let p: SeededProject;
+  beforeAll(async () => {
+    t = await createTestApp();
+    p = await t.seedProject();
+  });
+  afterAll(() => t.close());
+
+  it('hands out sequence numbers without gaps under concurrent writers', async () => {
+    const start = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.event', subject: String(i) })),
+      ),
+    );
+    const events = await t.infra.eventLog.readAfter(p.projectId, start);
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => start + i + 1));
+  });
+
+  it('writes nothing when the transaction fails', async () => {
+    const before = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).length;
+    await expect(
+      t.infra.eventLog.transaction(async (_tx, emit) => {
+        await emit({ projectId: p.projectId, name: 'test.rolled-back', subject: 'x' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect((await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).length).toBe(before);
+  });
+
+  it('streams live events and replays everything after a given sequence first', async () => {
+    const deps = { db: t.infra.database.prisma, bus: t.infra.bus, eventLog: t.infra.eventLog };
+    const from = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
+    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.missed', subject: 'a' }));
+    const stream = projectEventStream(deps, p.projectId, from);
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.value).toMatchObject({ name: 'test.missed', seq: from + 1 });
+    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.live', subject: 'b' }));
+    const second = await iterator.next();
+    expect(second.value).toMatchObject({ name: 'test.live', seq: from + 2 });
+    await iterator.return?.();
+  });
+
+  it('fills a gap in the live feed from the log, with no duplicate', async () => {
+    const deps = { db: t.infra.database.prisma, bus: t.infra.bus, eventLog: t.infra.eventLog };
+    const stream = projectEventStream(deps, p.projectId, undefined);
+    const iterator = stream[Symbol.asyncIterator]();
+    const received: number[] = [];
+    const reading = (async () => {
+      for (let i = 0; i < 3; i++) received.push((await iterator.next()).value.seq);
+    })();
+    // Let the stream read its starting point before anything is written.
+    await new Promise((r) => setImmediate(r));
+    // Three events are committed but the first is never published: it must come from the log.
+    const [a] = await t.infra.database.prisma.$transaction(async (tx) => {
+      const [{ seq }] = await tx.$queryRaw<{ seq: bigint }[]>`UPDATE "Project" SET "eventSeq" = "eventSeq" + 1 WHERE "id" = ${p.projectId} RETURNING "eventSeq" AS seq`;
+      await tx.domainEvent.create({ data: { id_project: p.projectId, seq, name: 'test.unpublished', subject: 'u' } });
+      return [Number(seq)];
+    });
+    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.after-gap', subject: 'v' }));
+    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.after-gap', subject: 'w' }));
+    await reading;
+    expect(received).toEqual([a, a + 1, a + 2]);
+    await iterator.return?.();
+  });
+});
