@@ -23,7 +23,9 @@ builder.subscriptionField('projectEvents', (t) =>
     description: 'Every event of the project. Pass `after` (a seq you have) to first receive what you missed.',
     args: { project_id: t.arg.string({ required: true }), after: t.arg.int() },
     authScopes: minRole('agent'),
-    subscribe: (_root, args, ctx) => {
+    // Scope checks guard `resolve`; a subscription must also be refused before it starts.
+    subscribe: async (_root, args, ctx) => {
+      await ctx.requireRole(args.project_id, 'agent');
       const { infra } = ctx.services;
       return projectEventStream(
         { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },

@@ -1,0 +1,107 @@
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
+import { productionMode } from './helpers/environment.js';
+
+let node: Awaited<ReturnType<typeof createTestServer>>;
+let t: TestApp;
+let p: SeededProject;
+beforeAll(async () => {
+  node = await createTestServer();
+  t = node.client;
+  p = await t.seedProject();
+});
+afterAll(() => t.close());
+
+function connect(url: string, token?: string, onClose?: (code: number) => void): Client {
+  return createClient({
+    url: url.replace(/^http/, 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    lazy: false,
+    retryAttempts: 0,
+    connectionParams: token ? { authorization: token } : {},
+    on: { closed: (event) => onClose?.((event as { code: number }).code) },
+  });
+}
+
+function take<T>(client: Client, query: string, variables: Record<string, unknown>, count: number) {
+  const received: T[] = [];
+  let dispose = () => {};
+  const done = new Promise<T[]>((resolve, reject) => {
+    dispose = client.subscribe<T>(
+      { query, variables },
+      {
+        next: (value) => {
+          if (value.errors) reject(new Error(JSON.stringify(value.errors)));
+          received.push(value.data as T);
+          if (received.length === count) resolve(received);
+        },
+        error: (error) => reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
+        complete: () => {},
+      },
+    );
+  });
+  return { done, dispose: () => dispose() };
+}
+
+const eventsQuery = 'subscription($id: String!, $after: Int) { projectEvents(project_id: $id, after: $after) { seq name subject } }';
+
+describe('graphql-ws', () => {
+  it('closes the socket with 4403 for a bad token', async () => {
+    const code = await new Promise<number>((resolve) => {
+      const client = connect(node.server.url, 'JWT not-a-token', resolve);
+      client.subscribe({ query: '{ __typename }' }, { next: () => {}, error: () => {}, complete: () => {} });
+    });
+    expect(code).toBe(4403);
+  });
+
+  it('applies the same role rules as HTTP', async () => {
+    const client = connect(node.server.url, p.user.token);
+    const { done } = take(client, eventsQuery, { id: p.projectId }, 1);
+    await expect(done).rejects.toThrow(/FORBIDDEN|role/);
+    await client.dispose();
+  });
+
+  it('delivers a teammate change to a subscribed agent', async () => {
+    const client = connect(node.server.url, p.agent.token);
+    const sub = take<{ projectEvents: { name: string; subject: string } }>(client, eventsQuery, { id: p.projectId }, 1);
+    // The subscription starts asynchronously: poll with changes until one arrives.
+    const poke = setInterval(() => void t.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { at: Date.now() } } }), 50);
+    const [event] = await sub.done.finally(() => clearInterval(poke));
+    expect(event.projectEvents).toMatchObject({ name: 'project_user.update', subject: p.admin.teammateId });
+    await client.dispose();
+  });
+
+  it('replays what a reconnecting client missed after the sequence it had', async () => {
+    const history = await t.infra.eventLog.readAfter(p.projectId, 0, 10_000);
+    const last = history.at(-1)!.seq;
+    await t.put(`/v3/${p.projectId}/project_users/`, { token: p.agent.token, body: { attributes: { missed: 1 } } });
+    await t.put(`/v3/${p.projectId}/project_users/`, { token: p.agent.token, body: { attributes: { missed: 2 } } });
+    const client = connect(node.server.url, p.agent.token);
+    const sub = take<{ projectEvents: { seq: number } }>(client, eventsQuery, { id: p.projectId, after: last }, 2);
+    const events = await sub.done;
+    // Sequence numbers run on from the one the client had, with no gap.
+    expect(events.slice(0, 2).map((e) => e.projectEvents.seq)).toEqual([last + 1, last + 2]);
+    await client.dispose();
+  });
+});
+
+describe.skipIf(!productionMode)('two nodes sharing PostgreSQL and Redis', () => {
+  it('a subscriber on node A receives an event caused on node B', async () => {
+    const b = await createTestServer({}, { databaseUrl: node.config.databaseUrl, prefix: node.config.redisPrefix });
+    try {
+      const client = connect(node.server.url, p.agent.token);
+      const sub = take<{ projectEvents: { name: string } }>(client, eventsQuery, { id: p.projectId }, 1);
+      const poke = setInterval(
+        () => void b.client.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { node: 'b' } } }),
+        50,
+      );
+      const [event] = await sub.done.finally(() => clearInterval(poke));
+      expect(event.projectEvents.name).toBe('project_user.update');
+      await client.dispose();
+    } finally {
+      await b.server.close();
+    }
+  });
+});
