@@ -82,15 +82,16 @@ export class MigrationError extends Error {}
 
 /** Applies every migration under prisma/migrations that the database has not seen. */
 export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const engine = await openEngine(adapterFactory);
+  let engine: Engine | undefined;
   try {
+    engine = await openEngine(adapterFactory);
     const result = await engine.applyMigrations({ migrationsList: await migrationList(), filters: noFilters });
     return result.appliedMigrationNames;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new MigrationError(`database migration failed: ${detail}`);
   } finally {
-    engine.free();
+    engine?.free();
   }
 }
 
