@@ -67,3 +67,57 @@ export function printTable(title: string, rows: Record<string, unknown>[]) {
   console.log(`\n## ${title}`);
   console.table(rows);
 }
+
+export interface HttpLoadOptions {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+}
+
+export interface HttpLoadResult {
+  throughput: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * Drives HTTP load from a separate process (autocannon), so the generator does not take the
+ * server's event loop; a short warm-up run comes first.
+ */
+export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
+  const { spawn } = await import('node:child_process');
+  const { createRequire } = await import('node:module');
+  const bin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+  const run = (seconds: number) =>
+    new Promise<HttpLoadResult>((resolve, reject) => {
+      const args = [bin, '-j', '-c', String(options.connections), '-d', String(seconds), '-m', options.method ?? 'GET'];
+      for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}=${v}`);
+      if (options.body) args.push('-b', options.body);
+      args.push(options.url);
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.on('error', reject);
+      child.on('exit', () => {
+        try {
+          const r = JSON.parse(out);
+          resolve({
+            throughput: r.requests.average,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            errors: r.errors + r.timeouts,
+            non2xx: r.non2xx,
+          });
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  await run(2);
+  return run(options.seconds);
+}

@@ -1,8 +1,12 @@
 import { useSofa as createSofaHandler } from 'sofa-api';
-import type { RouteConfig } from '../graphql/record.js';
-import type { GraphQLSchema } from 'graphql';
+import type { RestAliases, RouteConfig } from '../graphql/record.js';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody } from '../errors.js';
+import { RouteTable } from './router.js';
+import { restShape } from './shape.js';
+import { withoutNestedArguments } from './nested-arguments.js';
+import { addRouteAliases } from './aliases.js';
 
 // The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
 // executed through yoga's own pipeline (same context, auth, limits and error masking).
@@ -23,20 +27,16 @@ function sofaErrorHandler(errors: readonly unknown[]): Response {
   return Response.json(body, { status, headers: { ...headers } });
 }
 
-/** GraphQL cannot name `__v`; records carry `revision`, renamed here for REST clients. */
-function restShape(json: string) {
-  return json.replace(/([{,])"revision":/g, '$1"__v":');
-}
-
 export interface RestOptions {
   routes: Record<string, RouteConfig>;
+  aliases?: RestAliases;
   title: string;
   version: string;
 }
 
 /** The SOFA router for a schema; `hooks` plug it into yoga's execution (absent when only printing OpenAPI). */
 export function createRestHandler(schema: GraphQLSchema, options: RestOptions, hooks: object = {}): SofaHandler {
-  return createSofaHandler({
+  const handler = createSofaHandler({
     basePath: restBasePath,
     schema,
     routes: options.routes,
@@ -57,6 +57,8 @@ export function createRestHandler(schema: GraphQLSchema, options: RestOptions, h
     errorHandler: sofaErrorHandler as never,
     ...hooks,
   } as never);
+  addRouteAliases(handler as never, restBasePath, options.routes, options.aliases ?? {});
+  return handler;
 }
 
 /** The OpenAPI document of the REST face, as served at /v3/openapi.json. */
@@ -70,6 +72,7 @@ export async function openApiDocument(schema: GraphQLSchema, options: RestOption
 
 export function useRestApi(options: RestOptions): Plugin {
   let handler: SofaHandler;
+  let table: RouteTable | undefined;
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
   return {
@@ -85,10 +88,10 @@ export function useRestApi(options: RestOptions): Plugin {
             return contextValue;
           });
         },
-        execute(args: { contextValue: object }) {
+        execute(args: { contextValue: object; document: DocumentNode }) {
           const enveloped = envelopedByContext.get(args.contextValue);
           if (!enveloped) throw new TypeError('REST execution without a context');
-          return enveloped.execute(args as never);
+          return enveloped.execute({ ...args, document: withoutNestedArguments(args.document) } as never);
         },
       });
     },
@@ -105,7 +108,11 @@ export function useRestApi(options: RestOptions): Plugin {
         trimmed.pathname = url.pathname.replace(/\/+$/, '');
         target = new Request(trimmed, request);
       }
-      const response = await handler.handleRequest(target, serverContext as YogaInitialContext & object);
+      const route = table?.match(target.method, new URL(target.url).pathname);
+      if (route) Object.defineProperty(target, 'params', { value: route.params, configurable: true });
+      const response = route
+        ? await route.handler(target, serverContext as object)
+        : await handler.handleRequest(target, serverContext as YogaInitialContext & object);
       if (!response) {
         endResponse(errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
         return;
