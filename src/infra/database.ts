@@ -76,6 +76,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = new PrismaClient({ adapter });
   const prisma = withRevisions(client);
   const hasVector = await enableVector(prisma, options.logger);
+  let closing: Promise<void> | undefined;
 
   return {
     kind,
@@ -89,9 +90,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return false;
       }
     },
-    async close() {
-      await client.$disconnect();
-      await closeDriver();
+    close() {
+      closing ??= (async () => {
+        await client.$disconnect();
+        await closeDriver();
+      })();
+      return closing;
     },
   };
 }
