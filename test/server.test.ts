@@ -21,7 +21,7 @@ function startProcess(env: Record<string, string | undefined>) {
   return { child, exited, output: () => output };
 }
 
-async function waitFor(check: () => boolean, timeoutMs = 30_000) {
+async function waitFor(check: () => boolean, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out');
@@ -99,5 +99,5 @@ describe('the server process', () => {
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
