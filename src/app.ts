@@ -7,7 +7,12 @@ import { AppError } from './errors.js';
 import { schema, restOptions } from './graphql/schema.js';
 import type { Infrastructure } from './infra/index.js';
 import { errorResponse, useRestApi } from './rest/plugin.js';
+import { useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
+import { useHookSecretHeader } from './modules/webhooks/secret-header.js';
+import { useKbUpload } from './modules/kb/upload.js';
+import { useBotImportUpload } from './modules/bots/upload.js';
+import { useRequestArrayBodies } from './modules/requests/array-bodies.js';
 
 // Builds the HTTP application (GraphQL, REST, health) without listening.
 
@@ -90,16 +95,24 @@ export function buildApp(infra: Infrastructure): App {
     context: ({ request, ...serverContext }) => buildContext(services, request, clientIp(serverContext)),
     plugins: [
       useRequestLog(infra),
+      // Uploads have their own, larger limit (FILE_MAX_BYTES), enforced while reading them.
+      useFileRoutes(services),
+      // Knowledge-base documents too (KB_FETCH_MAX_BYTES), so this comes before the general body limit.
+      useKbUpload(services),
       useBodyLimit(config.bodyLimitBytes),
       useHealth(infra),
       EnvelopArmorPlugin({
-        maxDepth: { n: config.graphql.maxDepth },
+        // Introspection counts too: GraphiQL's own query needs about 13 levels.
+        maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: false },
         maxAliases: { n: config.graphql.maxAliases },
         costLimit: { maxCost: config.graphql.maxCost },
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: config.env === 'production' },
       }),
+      useBotImportUpload(),
+      useRequestArrayBodies(),
       useRestApi(restOptions),
+      useHookSecretHeader(),
     ],
   });
   return { yoga, services, infra };

@@ -27,16 +27,73 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().positive().default(64 * 1024),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
+  PRESENCE_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(15),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().positive().default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
   SIGNIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
+  OUTBOUND_ALLOW_PRIVATE: bool.default(false),
+  OUTBOUND_ALLOWED_HOSTS: z.string().optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h|d)?\s*(,\s*\d+(ms|s|m|h|d)?\s*)*$/, 'must be a comma list of durations such as 5s,30s,2m,1h')
+    .default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h,12h'),
+  WEBHOOK_DISABLE_AFTER: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 12h or 3d').default('3d'),
+  WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  FILE_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  FILE_ALLOWED_TYPES: z
+    .string()
+    .regex(/^\s*[\w.+-]+\/(\*|[\w.+-]+)\s*(,\s*[\w.+-]+\/(\*|[\w.+-]+)\s*)*$/, 'must be a comma list of media types such as image/png,audio/*')
+    .optional(),
+  KB_CHUNK_SIZE: z.coerce.number().int().min(100).max(20_000).default(1000),
+  KB_CHUNK_OVERLAP: z.coerce.number().int().min(0).max(10_000).default(200),
+  KB_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  KB_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  LLM_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  EMBEDDINGS_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().default('text-embedding-3-small'),
+  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).max(16_000).optional(),
   GRAPHIQL: bool.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+// Documents, raster images and media. Active content (HTML, SVG, scripts) is left out on purpose.
+const defaultAllowedFileTypes = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/tiff',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'application/json',
+  'application/rtf',
+  // Legacy .doc/.xls/.ppt: their bytes only say "compound file".
+  'application/x-cfb',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/zip',
+  'audio/*',
+  'video/*',
+];
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -53,17 +110,54 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   wsMaxPayloadBytes: number;
+  /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
+  presenceTtlMs: number;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; graphiql: boolean };
   signinThrottle: { maxFailures: number; windowSeconds: number };
+  /** How long an account or membership lookup is reused; changes invalidate it on every node. */
+  authCacheMs: number;
   runWorkers: boolean;
+  /** Requests to addresses chosen by customers (webhook targets, crawled pages). */
+  outbound: { allowPrivate: boolean; allowedHosts: string[] };
+  webhooks: {
+    timeoutMs: number;
+    /** Delay before each retry, in ms, jitter not included; attempts = retries + 1. */
+    retryScheduleMs: number[];
+    /** A subscription failing for this long is disabled. */
+    disableAfterMs: number;
+    /** How often pending events and lost deliveries are looked for. */
+    sweepIntervalMs: number;
+    /** Deliveries in flight per worker process. */
+    concurrency: number;
+    /** A delivery job whose worker stops renewing its lock for this long is taken over by another worker. */
+    workerLockMs: number;
+  };
+  /** Knowledge bases: chunking and the limits on documents fetched from urls or uploaded. */
+  kb: { chunkSize: number; chunkOverlap: number; fetchMaxBytes: number; fetchTimeoutMs: number };
+  /** OpenAI-compatible chat endpoint for answers (no baseUrl: extractive answers); model is the default of new knowledge bases. */
+  llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number };
+  /** OpenAI-compatible embeddings endpoint; null: lexical retrieval only. */
+  embeddings: { baseUrl: string; apiKey?: string; model: string; dimensions?: number } | null;
+  /** Uploads: size limit and the media types accepted (detected from the bytes; `type/*` wildcards). */
+  files: { maxBytes: number; allowedTypes: string[] };
 }
 
 export class ConfigError extends Error {}
+
+const openAiBaseUrl = 'https://api.openai.com/v1';
 
 export function durationToSeconds(value: string): number {
   const match = /^(\d+)([smhd]?)$/.exec(value);
   if (!match) throw new ConfigError(`invalid duration ${value}`);
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
+
+/** `50ms`, `5s`, `2m`, `1h`, `3d` or a bare number of seconds, in milliseconds. */
+export function durationToMs(value: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim());
+  if (!match) throw new ConfigError(`invalid duration ${value}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * unit;
 }
 
@@ -85,6 +179,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`invalid environment variable ${String(issue.path[0])}: ${issue.message}`);
   }
   const env = parsed.data;
+  if (env.KB_CHUNK_OVERLAP >= env.KB_CHUNK_SIZE) {
+    throw new ConfigError('invalid environment variable KB_CHUNK_OVERLAP: must be smaller than KB_CHUNK_SIZE');
+  }
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
   return {
     env: env.NODE_ENV,
@@ -101,6 +198,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     wsMaxPayloadBytes: env.WS_MAX_PAYLOAD_BYTES,
+    presenceTtlMs: Math.max(300, durationToMs(env.PRESENCE_TTL)),
     graphql: {
       maxDepth: env.GRAPHQL_MAX_DEPTH,
       maxAliases: env.GRAPHQL_MAX_ALIASES,
@@ -108,7 +206,47 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
     },
     signinThrottle: { maxFailures: env.SIGNIN_MAX_FAILURES, windowSeconds: env.SIGNIN_WINDOW_SECONDS },
+    authCacheMs: env.AUTH_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
+    outbound: {
+      allowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
+      allowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    },
+    webhooks: {
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE.split(',').map(durationToMs),
+      disableAfterMs: durationToMs(env.WEBHOOK_DISABLE_AFTER),
+      sweepIntervalMs: Math.max(50, durationToMs(env.WEBHOOK_SWEEP_INTERVAL)),
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      workerLockMs: env.WEBHOOK_WORKER_LOCK_MS,
+    },
+    kb: {
+      chunkSize: env.KB_CHUNK_SIZE,
+      chunkOverlap: env.KB_CHUNK_OVERLAP,
+      fetchMaxBytes: env.KB_FETCH_MAX_BYTES,
+      fetchTimeoutMs: env.KB_FETCH_TIMEOUT_MS,
+    },
+    // An API key alone means the public OpenAI endpoint.
+    llm: {
+      baseUrl: env.LLM_BASE_URL ?? (env.LLM_API_KEY ? openAiBaseUrl : undefined),
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+    },
+    embeddings: env.EMBEDDINGS_BASE_URL || env.EMBEDDINGS_API_KEY
+      ? {
+          baseUrl: env.EMBEDDINGS_BASE_URL ?? openAiBaseUrl,
+          apiKey: env.EMBEDDINGS_API_KEY,
+          model: env.EMBEDDINGS_MODEL,
+          dimensions: env.EMBEDDINGS_DIMENSIONS,
+        }
+      : null,
+    files: {
+      maxBytes: env.FILE_MAX_BYTES,
+      allowedTypes: env.FILE_ALLOWED_TYPES
+        ? env.FILE_ALLOWED_TYPES.split(',').map((t) => t.trim().toLowerCase())
+        : defaultAllowedFileTypes,
+    },
     ...overrides,
   };
 }

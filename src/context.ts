@@ -2,6 +2,7 @@ import type { Principal } from './modules/auth/service.js';
 import type { TeammateRecord } from './modules/teammates/service.js';
 import { roleAtLeast, type Role } from './modules/teammates/roles.js';
 import type { Services } from './services.js';
+import { forbidden, unauthenticated } from './errors.js';
 
 export interface Context {
   services: Services;
@@ -12,6 +13,8 @@ export interface Context {
   /** The caller's active membership in a project, or null. */
   teammate(projectId: string): Promise<TeammateRecord | null>;
   hasRole(projectId: string, min: Role): Promise<boolean>;
+  /** Throws 401 without an identity and 403 without the role; returns the caller's membership. */
+  requireRole(projectId: string, min: Role): Promise<TeammateRecord>;
 }
 
 export function buildContext(services: Services, request: Request, clientIp: string): Context {
@@ -28,7 +31,8 @@ export function buildContext(services: Services, request: Request, clientIp: str
     teammate(projectId) {
       let membership = memberships.get(projectId);
       if (!membership) {
-        membership = ctx.principal().then((p) => (p ? services.teammates.membership(projectId, p) : null));
+        // A bot is no teammate: it holds no role anywhere.
+        membership = ctx.principal().then((p) => (p && !p.bot ? services.teammates.membership(projectId, p) : null));
         memberships.set(projectId, membership);
       }
       return membership;
@@ -36,6 +40,12 @@ export function buildContext(services: Services, request: Request, clientIp: str
     async hasRole(projectId, min) {
       const teammate = await ctx.teammate(projectId);
       return !!teammate && roleAtLeast(teammate.role, min);
+    },
+    async requireRole(projectId, min) {
+      if (!(await ctx.principal())) throw unauthenticated();
+      const teammate = await ctx.teammate(projectId);
+      if (!teammate || !roleAtLeast(teammate.role, min)) throw forbidden();
+      return teammate;
     },
   };
   return ctx;

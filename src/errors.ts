@@ -51,7 +51,9 @@ export function parseInput<T>(schema: { parse(input: unknown): T }, input: unkno
     if (error instanceof ZodError) {
       const issue = error.issues[0];
       const field = issue.path.map(String).join('.') || 'body';
-      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+      // Zod 4 issues do not carry the input: look the value up to tell "missing" from "wrong type".
+      const value = issue.path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown> | undefined)?.[key], input);
+      const message = issue.code === 'invalid_type' && value === undefined ? 'is required' : issue.message;
       throw badInput(field, `${field}: ${message}`);
     }
     throw error;

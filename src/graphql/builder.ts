@@ -9,7 +9,11 @@ import type { Role } from '../modules/teammates/roles.js';
 export interface ProjectRoleScope {
   projectId: string;
   min: Role;
+  /** Set on the few fields a bot token may use: the request (`request_id`) the bot must take part in. */
+  botRequestId?: string;
 }
+
+const botRefusal = 'a bot token may only post messages, update attributes and hand off in requests the bot takes part in';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -24,14 +28,27 @@ export const builder = new SchemaBuilder<{
 }>({
   plugins: [ScopeAuthPlugin],
   scopeAuth: {
+    // Subscriptions are refused when they start, not at their first event (a caller without the
+    // role would otherwise hold a live stream open). Scope results are cached per operation anyway.
+    authorizeOnSubscribe: true,
     // Scope loaders throw our own errors so callers see 401 (no identity) apart from 403 (no right).
     authScopes: async (ctx) => ({
+      // Bot principals are refused here, in one place, except where a field names the request they may act in.
       authenticated: async () => {
-        if (!(await ctx.principal())) throw unauthenticated();
+        const principal = await ctx.principal();
+        if (!principal) throw unauthenticated();
+        if (principal.bot) throw forbidden(botRefusal);
         return true;
       },
-      projectRole: async ({ projectId, min }) => {
-        if (!(await ctx.principal())) throw unauthenticated();
+      projectRole: async ({ projectId, min, botRequestId }) => {
+        const principal = await ctx.principal();
+        if (!principal) throw unauthenticated();
+        if (principal.bot) {
+          if (botRequestId === undefined || !(await ctx.services.bots.takesPart(principal.bot, projectId, botRequestId))) {
+            throw forbidden(botRefusal);
+          }
+          return true;
+        }
         if (!(await ctx.hasRole(projectId, min))) throw forbidden();
         return true;
       },

@@ -29,5 +29,7 @@ export interface RouteConfig {
   description?: string;
 }
 export type RestRoutes = Record<string, RouteConfig>;
+/** More routes for a field of RestRoutes (an older path, another method), served exactly as its route is. */
+export type RestAliases = Record<string, readonly RouteConfig[]>;
 
 export { builder };

@@ -5,17 +5,54 @@ import '../realtime/schema.js';
 import { routes as authRoutes } from '../modules/auth/schema.js';
 import { routes as projectRoutes } from '../modules/projects/schema.js';
 import { routes as teammateRoutes } from '../modules/teammates/schema.js';
+import { routes as webhookRoutes } from '../modules/webhooks/schema.js';
+import { routes as kbRoutes } from '../modules/kb/schema.js';
+import { routes as labelRoutes } from '../modules/labels/schema.js';
+import { routes as customEventRoutes } from '../modules/custom-events/schema.js';
+import { routes as departmentRoutes } from '../modules/departments/schema.js';
+import { routes as groupRoutes } from '../modules/groups/schema.js';
+import { routes as tagRoutes } from '../modules/tags/schema.js';
+import { routes as cannedRoutes } from '../modules/canned/schema.js';
+import { routes as leadRoutes } from '../modules/leads/schema.js';
+import { routes as segmentRoutes } from '../modules/segments/schema.js';
+import { aliases as botAliases, routes as botRoutes } from '../modules/bots/schema.js';
+import { routes as requestRoutes } from '../modules/requests/schema.js';
+import '../modules/requests/subscription.js';
+import { routes as messageRoutes } from '../modules/messages/schema.js';
+import { routes as routingRoutes } from '../modules/routing/schema.js';
+import '../modules/presence/schema.js';
+import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
   ...authRoutes,
   ...projectRoutes,
   ...teammateRoutes,
+  ...webhookRoutes,
+  ...kbRoutes,
+  ...labelRoutes,
+  ...customEventRoutes,
+  ...departmentRoutes,
+  ...groupRoutes,
+  ...tagRoutes,
+  ...cannedRoutes,
+  ...leadRoutes,
+  ...segmentRoutes,
+  ...botRoutes,
+  ...requestRoutes,
+  ...messageRoutes,
+  ...routingRoutes,
+  ...analyticsRoutes,
 };
 
 export const schema = builder.toSchema();
 
-export const restOptions = { routes: restRoutes, title: 'Support platform REST API', version: '3' };
+/** Further paths of some fields (older names clients still call), served exactly as their route. */
+export const restAliases = {
+  ...botAliases,
+};
+
+export const restOptions = { routes: restRoutes, aliases: restAliases, title: 'Support platform REST API', version: '3' };
 
 /** The SDL as checked in: sorted, so it only changes when the schema does. */
 export const printableSchema = () => lexicographicSortSchema(schema);

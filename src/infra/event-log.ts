@@ -32,7 +32,7 @@ export const projectChannel = (projectId: string) => `project:${projectId}`;
 export class EventLog {
   constructor(
     private db: Db,
-    private bus: EventBus,
+    readonly bus: EventBus,
   ) {}
 
   /** Runs `work` in one transaction; the events it emits commit with it and are published after. */

@@ -15,20 +15,42 @@ export interface JobDefinition {
   name: string;
   process: Processor;
   attempts?: number;
-  /** Delay before retry n (1-based), in milliseconds. */
+  /** Delay before retry n (1-based), in milliseconds; a `RetryJobError` carries its own delay instead. */
   backoffMs?: (attempt: number) => number;
+  /** Jobs of this name running at once in one process (default 8). */
   concurrency?: number;
+  /**
+   * How long a job stays claimed by a worker that stopped renewing its claim (a crashed process)
+   * before another worker takes it over (BullMQ lock and stall check; default 30 s).
+   */
+  lockMs?: number;
+}
+
+/** Work that runs beside the workers of a process (a listener, a periodic sweep). */
+export interface BackgroundTask {
+  name: string;
+  /** Starts the task; the function it returns stops it. */
+  start(): Promise<() => Promise<void>>;
 }
 
 export interface EnqueueOptions {
   /** Idempotency key: a second enqueue with the same id is ignored while the first exists. */
   jobId?: string;
   delayMs?: number;
+  /**
+   * With `jobId`: a finished (completed or failed) job kept under that id is replaced instead of
+   * swallowing the enqueue. For recovery, when the caller knows the work is still to do.
+   */
+  replaceFinished?: boolean;
 }
 
 export interface JobQueue {
   define(definition: JobDefinition): void;
   enqueue(name: string, data: JobData, options?: EnqueueOptions): Promise<void>;
+  /** Many jobs of one name in one round trip. */
+  enqueueMany(name: string, jobs: Array<{ data: JobData; options?: EnqueueOptions }>): Promise<void>;
+  /** Registers a task that runs while this process's workers do: started by startWorkers, stopped by close. */
+  runBeside(task: BackgroundTask): void;
   /** Starts consuming jobs in this process. */
   startWorkers(): Promise<void>;
   /** Stops taking jobs and waits for the ones in flight. */
@@ -37,6 +59,43 @@ export interface JobQueue {
 
 /** Permanent failure: the job is not retried. */
 export class PermanentJobError extends UnrecoverableError {}
+
+/** Temporary failure with the delay before the next attempt chosen by the processor. */
+export class RetryJobError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}
+
+function retryDelay(definition: JobDefinition, attempt: number, error: unknown) {
+  if (error instanceof RetryJobError) return Math.max(0, error.delayMs);
+  return (definition.backoffMs ?? defaultBackoff)(attempt);
+}
+
+/** Starts background tasks and stops them in reverse order. */
+class BackgroundTasks {
+  private tasks: BackgroundTask[] = [];
+  private stops: Array<() => Promise<void>> = [];
+
+  constructor(private logger: Logger) {}
+
+  add(task: BackgroundTask) {
+    this.tasks.push(task);
+  }
+
+  async start() {
+    for (const task of this.tasks) this.stops.push(await task.start());
+  }
+
+  async stop() {
+    for (const stop of this.stops.splice(0).reverse()) {
+      await stop().catch((error) => this.logger.warn({ err: (error as Error).message }, 'background task stop failed'));
+    }
+  }
+}
 
 const defaultBackoff = (attempt: number) => Math.min(2 ** attempt * 500, 60_000);
 
@@ -49,8 +108,21 @@ export class InProcessJobQueue implements JobQueue {
   private closed = false;
   private backlog: Array<() => void> = [];
   private sequence = 0;
+  private busy = new Map<string, number>();
+  private waiting = new Map<string, Array<() => void>>();
+  private background: BackgroundTasks;
 
-  constructor(private logger: Logger) {}
+  constructor(private logger: Logger) {
+    this.background = new BackgroundTasks(logger);
+  }
+
+  runBeside(task: BackgroundTask) {
+    this.background.add(task);
+  }
+
+  async enqueueMany(name: string, jobs: Array<{ data: JobData; options?: EnqueueOptions }>) {
+    for (const job of jobs) await this.enqueue(name, job.data, job.options);
+  }
 
   define(definition: JobDefinition) {
     this.definitions.set(definition.name, definition);
@@ -73,10 +145,34 @@ export class InProcessJobQueue implements JobQueue {
   private schedule(definition: JobDefinition, id: string, data: JobData, attempt: number, delayMs: number) {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      const run = this.run(definition, id, data, attempt).finally(() => this.inFlight.delete(run));
-      this.inFlight.add(run);
+      this.whenSlotFree(definition, () => {
+        const run = this.run(definition, id, data, attempt).finally(() => {
+          this.inFlight.delete(run);
+          this.releaseSlot(definition);
+        });
+        this.inFlight.add(run);
+      });
     }, delayMs);
     this.timers.add(timer);
+  }
+
+  // Same limit as a BullMQ worker's concurrency, so both modes behave alike under load.
+  private whenSlotFree(definition: JobDefinition, start: () => void) {
+    const busy = this.busy.get(definition.name) ?? 0;
+    if (busy < (definition.concurrency ?? 8)) {
+      this.busy.set(definition.name, busy + 1);
+      start();
+      return;
+    }
+    let queue = this.waiting.get(definition.name);
+    if (!queue) this.waiting.set(definition.name, (queue = []));
+    queue.push(start);
+  }
+
+  private releaseSlot(definition: JobDefinition) {
+    const next = this.waiting.get(definition.name)?.shift();
+    if (next && !this.closed) next();
+    else this.busy.set(definition.name, (this.busy.get(definition.name) ?? 1) - 1);
   }
 
   private async run(definition: JobDefinition, id: string, data: JobData, attempt: number) {
@@ -90,17 +186,20 @@ export class InProcessJobQueue implements JobQueue {
         this.logger.warn({ job: definition.name, id, attempt, err: (error as Error).message }, 'job failed');
         return;
       }
-      this.schedule(definition, id, data, attempt + 1, (definition.backoffMs ?? defaultBackoff)(attempt));
+      this.schedule(definition, id, data, attempt + 1, retryDelay(definition, attempt, error));
     }
   }
 
   async startWorkers() {
     this.running = true;
     for (const start of this.backlog.splice(0)) start();
+    await this.background.start();
   }
 
   async close() {
+    await this.background.stop();
     this.closed = true;
+    this.waiting.clear();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
@@ -111,12 +210,19 @@ export class BullJobQueue implements JobQueue {
   private definitions = new Map<string, JobDefinition>();
   private queues = new Map<string, Queue>();
   private workers: Worker[] = [];
+  private background: BackgroundTasks;
 
   constructor(
     private connection: ConnectionOptions,
     private prefix: string,
     private logger: Logger,
-  ) {}
+  ) {
+    this.background = new BackgroundTasks(logger);
+  }
+
+  runBeside(task: BackgroundTask) {
+    this.background.add(task);
+  }
 
   define(definition: JobDefinition) {
     this.definitions.set(definition.name, definition);
@@ -131,17 +237,41 @@ export class BullJobQueue implements JobQueue {
     return queue;
   }
 
-  async enqueue(name: string, data: JobData, options: EnqueueOptions = {}) {
-    const definition = this.definitions.get(name);
-    if (!definition) throw new Error(`unknown job ${name}`);
-    await this.queue(name).add(name, data, {
+  private jobOptions(definition: JobDefinition, options: EnqueueOptions) {
+    return {
       jobId: options.jobId,
       delay: options.delayMs,
       attempts: definition.attempts ?? 3,
       backoff: { type: 'custom' },
       removeOnComplete: { count: 1000 },
       removeOnFail: { count: 5000 },
-    });
+    };
+  }
+
+  private definition(name: string) {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`unknown job ${name}`);
+    return definition;
+  }
+
+  async enqueue(name: string, data: JobData, options: EnqueueOptions = {}) {
+    const definition = this.definition(name);
+    if (options.jobId && options.replaceFinished) {
+      const existing = await this.queue(name).getJob(options.jobId);
+      if (existing && ((await existing.isCompleted()) || (await existing.isFailed()))) await existing.remove();
+    }
+    await this.queue(name).add(name, data, this.jobOptions(definition, options));
+  }
+
+  async enqueueMany(name: string, jobs: Array<{ data: JobData; options?: EnqueueOptions }>) {
+    const definition = this.definition(name);
+    if (jobs.some((job) => job.options?.replaceFinished)) {
+      for (const job of jobs) await this.enqueue(name, job.data, job.options);
+      return;
+    }
+    await this.queue(name).addBulk(
+      jobs.map((job) => ({ name, data: job.data, opts: this.jobOptions(definition, job.options ?? {}) })),
+    );
   }
 
   async startWorkers() {
@@ -154,7 +284,11 @@ export class BullJobQueue implements JobQueue {
           connection: this.connection,
           prefix: this.prefix,
           concurrency: definition.concurrency ?? 8,
-          settings: { backoffStrategy: (attemptsMade: number) => backoff(attemptsMade) },
+          ...(definition.lockMs ? { lockDuration: definition.lockMs, stalledInterval: definition.lockMs } : {}),
+          settings: {
+            backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
+              error instanceof RetryJobError ? Math.max(0, error.delayMs) : backoff(attemptsMade),
+          },
         },
       );
       worker.on('failed', (job, error) =>
@@ -164,9 +298,11 @@ export class BullJobQueue implements JobQueue {
       this.workers.push(worker);
     }
     await Promise.all(this.workers.map((w) => w.waitUntilReady()));
+    await this.background.start();
   }
 
   async close() {
+    await this.background.stop();
     // Worker.close() waits for the jobs in flight to finish.
     await Promise.allSettled(this.workers.map((w) => w.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));

@@ -8,6 +8,8 @@ import type { App } from '../app.js';
 
 type ConnectionExtra = {
   authorization?: string;
+  /** Set for a teammate's socket: it keeps them online until it closes. */
+  presence?: { userId: string; connectionId: string };
 };
 
 function authorizationFrom(params: Record<string, unknown> | undefined): string | undefined {
@@ -23,13 +25,26 @@ export function attachWebSocket(server: Server, app: App, maxPayload: number) {
       onConnect: async (ctx) => {
         const authorization = authorizationFrom(ctx.connectionParams);
         if (!authorization) return true; // anonymous sockets may only use public fields
+        let principal;
         try {
-          await app.services.auth.authenticate(authorization);
+          principal = await app.services.auth.authenticate(authorization);
         } catch {
           return false; // closes with 4403 Forbidden
         }
         ctx.extra.authorization = authorization;
+        if (principal && !principal.anonymous && !principal.bot) {
+          const connectionId = await app.services.presence.connected(principal.userId);
+          ctx.extra.presence = { userId: principal.userId, connectionId };
+        }
         return true;
+      },
+      onClose: async (ctx) => {
+        const presence = ctx.extra.presence;
+        if (!presence) return;
+        ctx.extra.presence = undefined;
+        await app.services.presence.disconnected(presence.userId, presence.connectionId).catch((error) =>
+          app.infra.logger.warn({ err: (error as Error).message }, 'presence update on close failed'),
+        );
       },
       onSubscribe: async (ctx, _id, payload) => {
         const headers = new Headers();
@@ -57,9 +72,11 @@ export function attachWebSocket(server: Server, app: App, maxPayload: number) {
     },
     wss,
   );
+  void app.services.presence.start().catch((error) => app.infra.logger.warn({ err: (error as Error).message }, 'presence start failed'));
   return {
     wss,
     async close() {
+      await app.services.presence.stop();
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

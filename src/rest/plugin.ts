@@ -5,7 +5,7 @@ import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody } from '../errors.js';
 import { RouteTable } from './router.js';
 import { restShape } from './shape.js';
-import { withoutNestedArguments } from './nested-arguments.js';
+import { documentRootArgumentsOnly, withoutNestedArguments } from './nested-arguments.js';
 import { addRouteAliases } from './aliases.js';
 
 // The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
@@ -57,6 +57,7 @@ export function createRestHandler(schema: GraphQLSchema, options: RestOptions, h
     errorHandler: sofaErrorHandler as never,
     ...hooks,
   } as never);
+  documentRootArgumentsOnly(handler as never, schema, options.routes);
   addRouteAliases(handler as never, restBasePath, options.routes, options.aliases ?? {});
   return handler;
 }

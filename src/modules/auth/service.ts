@@ -7,7 +7,9 @@ import { AppError, conflict, notFound, parseInput, unauthenticated } from '../..
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { User } from '../../generated/prisma/client.js';
+import { botAsUser, botSender, claimedBotId, verifyBotToken } from '../bots/identity.js';
 import { FailureThrottle } from './throttle.js';
+import { TtlCache } from '../../infra/ttl-cache.js';
 
 export type UserRecord = User;
 
@@ -15,6 +17,8 @@ export interface Principal {
   userId: string;
   user: UserRecord;
   anonymous: boolean;
+  /** Set for a bot token: `userId` is then the bot's sender id and `user` a view of the bot. */
+  bot?: { id: string; projectId: string };
 }
 
 const signupInput = z.object({
@@ -39,10 +43,17 @@ const decoyHash = bcrypt.hashSync('decoy-password-never-matches', 10);
 
 const basicCacheMs = 60_000;
 
+/** Bus channel telling every node that an account changed or was deleted. */
+const userChannel = 'users.changed';
+
 export class AuthService {
   private throttle: FailureThrottle;
   /** Successful Basic credentials, by digest, so each request does not pay a bcrypt comparison. */
   private basicCache = new Map<string, { userId: string; expires: number }>();
+
+  /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
+  private users: TtlCache<string, UserRecord>;
+  private verifiedTokens: TtlCache<string, { userId: string; expires: number }>;
 
   constructor(
     private db: Db,
@@ -50,6 +61,9 @@ export class AuthService {
     private config: Config,
   ) {
     this.throttle = new FailureThrottle(config.signinThrottle.maxFailures, config.signinThrottle.windowSeconds * 1000);
+    this.users = new TtlCache(config.authCacheMs);
+    this.verifiedTokens = new TtlCache(config.authCacheMs);
+    events.bus.subscribe(userChannel, (m) => this.forgetUser(String(m.userId)));
   }
 
   async signup(input: unknown) {
@@ -149,6 +163,11 @@ export class AuthService {
   }
 
   async fromToken(token: string): Promise<Principal> {
+    const botId = claimedBotId(token);
+    if (botId) return this.fromBotToken(token, botId);
+    // Verifying a signature builds a key each time: a token already verified is reused until it expires.
+    const known = this.verifiedTokens.get(token);
+    if (known && known.expires > Date.now()) return this.principalFor(known.userId);
     let claims: jwt.JwtPayload;
     try {
       claims = jwt.verify(token, this.config.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
@@ -156,7 +175,21 @@ export class AuthService {
       const expired = error instanceof jwt.TokenExpiredError;
       throw unauthenticated(expired ? 'token expired' : 'invalid token');
     }
-    return this.principalFor(String(claims.sub));
+    const userId = String(claims.sub);
+    this.verifiedTokens.set(token, { userId, expires: (claims.exp ?? Infinity) * 1000 });
+    return this.principalFor(userId);
+  }
+
+  /** A bot token is signed with that bot's own secret, so deleting the bot ends it. */
+  private async fromBotToken(token: string, botId: string): Promise<Principal> {
+    const bot = await this.db.bot.findUnique({ where: { id: botId } });
+    if (!bot || bot.trashed) throw unauthenticated('invalid token');
+    try {
+      verifyBotToken(token, bot);
+    } catch (error) {
+      throw unauthenticated(error instanceof jwt.TokenExpiredError ? 'token expired' : 'invalid token');
+    }
+    return { userId: botSender(bot.id), user: botAsUser(bot), anonymous: false, bot: { id: bot.id, projectId: bot.id_project } };
   }
 
   private async fromBasic(credential: string): Promise<Principal> {
@@ -177,14 +210,25 @@ export class AuthService {
   }
 
   private async principalFor(userId: string): Promise<Principal> {
-    const user = await this.db.user.findUnique({ where: { id: userId } });
-    if (!user || user.deletedAt) throw unauthenticated('the account of this token no longer exists');
+    let user = this.users.get(userId);
+    if (!user) {
+      const found = await this.db.user.findUnique({ where: { id: userId } });
+      if (!found || found.deletedAt) throw unauthenticated('the account of this token no longer exists');
+      user = found;
+      this.users.set(userId, user);
+    }
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 
-  /** Deleting an account ends every credential at once (tokens are checked against the user). */
+  /** Deleting an account ends every credential at once, here and (through the bus) on every node. */
   async deleteAccount(userId: string) {
     await this.db.user.update({ where: { id: userId }, data: { deletedAt: new Date(), email: null } });
+    this.forgetUser(userId);
+    await this.events.bus.publish(userChannel, { userId });
+  }
+
+  private forgetUser(userId: string) {
+    this.users.delete(userId);
     this.basicCache.clear();
   }
 }

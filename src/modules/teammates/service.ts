@@ -5,6 +5,7 @@ import type { EventLog } from '../../infra/event-log.js';
 import type { Invitation, ProjectUser, User } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
 import { roleAtLeast } from './roles.js';
+import { TtlCache } from '../../infra/ttl-cache.js';
 
 export type TeammateRecord = ProjectUser & { user: User };
 
@@ -36,20 +37,40 @@ export interface InviteOutcome {
 
 const withUser = { user: true } as const;
 
+/** Bus channel telling every node that a membership changed, so cached role checks drop it. */
+const membershipChannel = 'memberships.changed';
+
 export class TeammateService {
+  /** Memberships by project and user: every authorised request needs one. */
+  private memberships: TtlCache<string, TeammateRecord | null>;
+
   constructor(
     private db: Db,
     private events: EventLog,
-  ) {}
+    cacheMs = 5000,
+  ) {
+    this.memberships = new TtlCache(cacheMs);
+    events.bus.subscribe(membershipChannel, (m) => this.memberships.delete(`${m.projectId}:${m.userId}`));
+  }
 
   /** The caller's active membership in a project (removed or disabled teammates have none). */
   async membership(projectId: string, principal: Principal): Promise<TeammateRecord | null> {
+    const key = `${projectId}:${principal.userId}`;
+    const cached = this.memberships.get(key);
+    if (cached !== undefined) return cached;
     const teammate = await this.db.projectUser.findUnique({
       where: { id_project_id_user: { id_project: projectId, id_user: principal.userId } },
       include: withUser,
     });
-    if (!teammate || teammate.trashed || teammate.status !== 'active') return null;
-    return teammate;
+    const active = teammate && !teammate.trashed && teammate.status === 'active' ? teammate : null;
+    this.memberships.set(key, active);
+    return active;
+  }
+
+  /** Drops a cached membership here at once and on the other nodes through the bus. */
+  async membershipChanged(projectId: string, userId: string) {
+    this.memberships.delete(`${projectId}:${userId}`);
+    await this.events.bus.publish(membershipChannel, { projectId, userId });
   }
 
   list(projectId: string) {
@@ -131,6 +152,7 @@ export class TeammateService {
       await emit({ projectId, name: 'project_user.invite', subject: saved.id });
       return saved;
     });
+    await this.membershipChanged(projectId, user.id);
     return { success: true, pending: false, message: 'user added to the project', project_user: teammate, invitation: null };
   }
 
@@ -157,8 +179,11 @@ export class TeammateService {
     return this.save(projectId, target.id, data);
   }
 
-  private save(projectId: string, id: string, data: z.infer<typeof updateInput>) {
-    return this.events.transaction(async (tx, emit) => {
+  /** Told when a teammate may take more requests (available again, or a new max_served_chat): routing offers waiting ones. */
+  onCapacityChange?: (projectId: string) => Promise<void>;
+
+  private async save(projectId: string, id: string, data: z.infer<typeof updateInput>) {
+    const saved = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.projectUser.update({
         where: { id },
         data: {
@@ -173,6 +198,9 @@ export class TeammateService {
       await emit({ projectId, name: 'project_user.update', subject: id, payload: { fields: Object.keys(data) } });
       return saved;
     });
+    await this.membershipChanged(projectId, saved.id_user);
+    if (data.user_available === true || data.max_served_chat !== undefined) await this.onCapacityChange?.(projectId);
+    return saved;
   }
 
   /** Removes a teammate: the record stays, trashed, and access ends with the next request. */
@@ -180,7 +208,7 @@ export class TeammateService {
     const target = await this.get(projectId, id);
     if (target.role === 'owner') throw new AppError('CONFLICT', 'the project owner cannot be removed');
     if (target.id === actor.id) throw badInput('project_user_id', 'project_user_id: use another admin to remove yourself');
-    return this.events.transaction(async (tx, emit) => {
+    const removed = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.projectUser.update({
         where: { id },
         data: { trashed: true, user_available: false },
@@ -189,5 +217,7 @@ export class TeammateService {
       await emit({ projectId, name: 'project_user.delete', subject: id });
       return saved;
     });
+    await this.membershipChanged(projectId, removed.id_user);
+    return removed;
   }
 }

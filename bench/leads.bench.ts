@@ -1,0 +1,106 @@
+// Lead lists over 10,000 leads in one project: filtered, sorted and paginated REST calls with an
+// owner JWT, over real HTTP, production mode (PostgreSQL + Redis). Target: p99 < 50 ms at 16
+// concurrent connections for every list.
+import { startServer } from '../src/server.js';
+import { productionConfig } from './environment.js';
+import { httpLoad, printTable } from './lib.js';
+
+const leadCount = 10_000;
+const connections = 16;
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const targetP99Ms = 50;
+
+const firstNames = ['Ada', 'Bruno', 'Carla', 'Dario', 'Elena', 'Franco', 'Giulia', 'Hugo', 'Irene', 'Jonas', 'Katia', 'Luca'];
+const lastNames = ['Rossi', 'Bianchi', 'Verdi', 'Neri', 'Smith', 'Jones', 'Müller', 'Dupont', 'Garcia', 'Kowalski'];
+const companies = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Tyrell'];
+const cities = ['Rome', 'Milan', 'Paris', 'Berlin', 'Madrid', 'London', null];
+const tagPool = ['vip', 'eu', 'us', 'trial', 'churned', 'newsletter'];
+const plans = ['free', 'pro', 'enterprise'];
+
+/** Deterministic spread of realistic leads over the last year. */
+function leadRow(projectId: string, createdBy: string, i: number) {
+  const pick = <T>(list: T[], salt: number) => list[(i * 7919 + salt * 104_729) % list.length];
+  const first = pick(firstNames, 1);
+  const last = pick(lastNames, 2);
+  const company = pick(companies, 3);
+  const createdAt = new Date(Date.now() - ((i * 3_156_000) % 31_536_000_000));
+  return {
+    id_project: projectId,
+    lead_id: `ext-${i}`,
+    fullname: `${first} ${last} ${i}`,
+    email: `${first}.${last}.${i}@${company.toLowerCase()}.test`.toLowerCase(),
+    company,
+    city: pick(cities, 4),
+    tags: tagPool.filter((_, k) => (i >> k) % 3 === 0),
+    attributes: { plan: pick(plans, 5), age: 18 + (i % 60), visits: i % 250 },
+    createdBy,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+export default async function bench() {
+  const env = await productionConfig();
+  const running = await startServer(env.config);
+  try {
+    const call = async (method: string, path: string, body?: unknown, token?: string) => {
+      const res = await fetch(`${running.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    await call('POST', '/v3/auth/signup', { email: 'owner@bench.test', password: 'bench password' });
+    const { token, user } = await call('POST', '/v3/auth/signin', { email: 'owner@bench.test', password: 'bench password' });
+    const project = await call('POST', '/v3/projects', { name: 'Leads bench' }, token);
+
+    // Seeded straight into the table: the benchmark measures reads, not 10,000 creates.
+    const db = running.app.infra.database.prisma;
+    for (let start = 0; start < leadCount; start += 1000) {
+      const rows = Array.from({ length: Math.min(1000, leadCount - start) }, (_, k) => leadRow(project._id, user._id, start + k));
+      await db.lead.createMany({ data: rows });
+    }
+    await db.$executeRawUnsafe('ANALYZE "Lead"');
+
+    const segment = await call(
+      'POST',
+      `/v3/${project._id}/segments`,
+      {
+        name: 'Engaged pros',
+        match: 'all',
+        filters: [
+          { field: 'attributes.plan', operator: 'in', value: ['pro', 'enterprise'] },
+          { field: 'attributes.visits', operator: '>=', value: 100 },
+          { field: 'city', operator: 'is not null' },
+        ],
+      },
+      token,
+    );
+
+    // Part of a real address ("first.last.43" of lead 4321): it matches a handful of leads.
+    const sampleEmail = leadRow(project._id, user._id, 4321).email.split('@')[0].slice(0, -2);
+    const base = `${running.url}/v3/${project._id}/leads`;
+    const scenarios: Array<[string, string]> = [
+      ['newest first, page 0', ''],
+      ['by name ascending, page 100', '?sortField=fullname&direction=1&page=100'],
+      ['by company, 100 per page, page 50', '?sortField=company&limit=100&page=50'],
+      ['email search', `?email=${encodeURIComponent(sampleEmail)}`],
+      ['full_text, two words', '?full_text=carla%20acme&sortField=updatedAt'],
+      ['tags vip+eu, page 3', '?tags=vip,eu&page=3'],
+      ['segment (attributes in, >=; city not null)', `?segment=${segment._id}&sortField=fullname&direction=1&page=2`],
+    ];
+
+    const rows = [];
+    for (const [name, query] of scenarios) {
+      const count = (await call('GET', `/v3/${project._id}/leads${query}`, undefined, token)).count;
+      const result = await httpLoad({ url: `${base}${query}`, headers: { authorization: token }, connections, seconds });
+      rows.push({ list: name, matches: count, ...result, target: result.p99 < targetP99Ms ? 'met' : 'MISSED' });
+    }
+    printTable(`GET /v3/:project_id/leads over ${leadCount} leads, ${connections} connections, ${seconds}s each (latencies in ms)`, rows);
+  } finally {
+    await running.close();
+    await env.drop();
+  }
+}

@@ -1,0 +1,242 @@
+// Messages on the production setup (PostgreSQL + Redis):
+// 1. POST message throughput and p99 at concurrency 32, against a bare node:http handler doing
+//    one insert and one Redis publish (the floor any message endpoint pays), run in the same process;
+// 2. delivery latency from POST to 1,000 subscribed websocket clients at 200 messages/s;
+// 3. server memory per idle subscribed websocket client, with 5,000 clients in another process.
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { startServer, type RunningServer } from '../src/server.js';
+import { productionConfig, benchRedisUrl } from './environment.js';
+import { percentile, printTable, runLoad } from './lib.js';
+import { connect, subscribe } from '../test/helpers/realtime.js';
+
+const concurrency = 32;
+const durationMs = Number(process.env.BENCH_DURATION_MS ?? 15_000);
+const warmupMs = 3_000;
+const body = (text: string) => JSON.stringify({ text, attributes: { client: 'bench' } });
+const requestId = (n: number | string) => `support-group-bench-${n}`;
+
+async function call(base: string, method: string, path: string, token?: string, payload?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
+  const json = (await res.json()) as any;
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A project, its owner token and `visitors` anonymous visitors, each with a conversation. */
+async function seed(base: string, visitors: number) {
+  const email = `bench.${Date.now()}.${Math.random().toString(36).slice(2)}@example.test`;
+  await call(base, 'POST', '/v3/auth/signup', undefined, { email, password: 'bench password', firstname: 'Bench' });
+  const owner = (await call(base, 'POST', '/v3/auth/signin', undefined, { email, password: 'bench password' })).token as string;
+  const project = (await call(base, 'POST', '/v3/projects', owner, { name: 'Bench' }))._id as string;
+  const guests: Array<{ token: string; requestId: string }> = [];
+  for (let i = 0; i < visitors; i++) {
+    const token = (await call(base, 'POST', '/v3/auth/signinAnonymously', undefined, { id_project: project, firstname: `V${i}` })).token;
+    const id = requestId(`${project}-${i}`);
+    await call(base, 'POST', `/v3/${project}/requests/${id}/messages`, token, { text: 'hello' });
+    guests.push({ token, requestId: id });
+  }
+  return { owner, project, guests };
+}
+
+/** The floor: parse the body, one INSERT, one PUBLISH, answer JSON. */
+async function baseline(databaseUrl: string) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  await pool.query('CREATE TABLE IF NOT EXISTS bench_message (id bigserial PRIMARY KEY, request_id text, text text, created_at timestamptz DEFAULT now())');
+  const redis = new Redis(benchRedisUrl);
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', async () => {
+      const message = JSON.parse(raw) as { text: string };
+      const { rows } = await pool.query('INSERT INTO bench_message (request_id, text) VALUES ($1, $2) RETURNING id, created_at', [req.url, message.text]);
+      await redis.publish('bench:messages', JSON.stringify({ id: rows[0].id }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ _id: rows[0].id, text: message.text, createdAt: rows[0].created_at }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      redis.disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function throughput(server: RunningServer, databaseUrl: string) {
+  // Workers spread over BENCH_PROJECTS projects (default 1: every message of one project).
+  const projects = Number(process.env.BENCH_PROJECTS ?? 1);
+  const seeded = await Promise.all(Array.from({ length: projects }, () => seed(server.url, Math.ceil(concurrency / projects))));
+  const guests = Array.from({ length: concurrency }, (_, i) => {
+    const s = seeded[i % projects];
+    return { ...s.guests[Math.floor(i / projects)], project: s.project };
+  });
+  const floor = await baseline(databaseUrl);
+  const post = (url: string, token?: string) => async (worker: number, i: number) => {
+    const res = await fetch(url.replace('{project}', guests[worker].project).replace('{request}', guests[worker].requestId), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token === undefined ? { authorization: guests[worker].token } : {}) },
+      body: body(`message ${worker}-${i}`),
+    });
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
+  const base = await runLoad({ concurrency, durationMs, warmupMs, task: post(`${floor.url}/{request}`, '') });
+  const ours = await runLoad({ concurrency, durationMs, warmupMs, task: post(`${server.url}/v3/{project}/requests/{request}/messages`) });
+  await floor.close();
+  printTable(`POST message, concurrency ${concurrency}, ${projects} project(s)`, [
+    { run: 'baseline (node:http, 1 insert + 1 publish)', ...base },
+    { run: 'POST /v3/:project_id/requests/:request_id/messages', ...ours },
+  ]);
+  console.log(`throughput: ${Math.round((ours.throughput / base.throughput) * 100)}% of the baseline (target: at least 50%)`);
+}
+
+async function delivery(server: RunningServer) {
+  const subscribers = 1000;
+  const conversations = 100;
+  const rate = 200;
+  const { owner, project, guests } = await seed(server.url, conversations);
+  const sent = new Map<string, number>();
+  const latencies: number[] = [];
+  const clients = [];
+  const subscriptions = [];
+  // Ten subscribers per conversation (the visitor's widget and nine consoles), one socket each.
+  for (let i = 0; i < subscribers; i++) {
+    const conversation = guests[i % conversations];
+    const client = connect(server.url, i < conversations ? conversation.token : owner);
+    clients.push(client);
+    await client.ready;
+    const sub = subscribe(client.client, `subscription($p: String!, $r: String!) { requestMessages(project_id: $p, request_id: $r) { seq message { text } } }`, {
+      p: project,
+      r: conversation.requestId,
+    });
+    subscriptions.push(sub);
+  }
+  // Subscriptions are live once a probe message reaches every one of them.
+  for (const [n, guest] of guests.entries()) {
+    await call(server.url, 'POST', `/v3/${project}/requests/${guest.requestId}/messages`, guest.token, { text: `probe-${n}` });
+  }
+  const deadline = Date.now() + 30_000;
+  while (subscriptions.some((s) => !s.events.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const ready = subscriptions.filter((s) => s.events.length).length;
+  for (const sub of subscriptions) {
+    sub.events.length = 0;
+    const original = sub.events.push.bind(sub.events);
+    sub.events.push = (...events) => {
+      for (const event of events) {
+        const started = sent.get(event.message.text);
+        if (started !== undefined) latencies.push(performance.now() - started);
+      }
+      return original(...events) && 0;
+    };
+  }
+  const total = Math.round((rate * durationMs) / 1000);
+  let errors = 0;
+  const startedAt = performance.now();
+  const posts: Promise<void>[] = [];
+  for (let n = 0; n < total; n++) {
+    const due = startedAt + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const guest = guests[n % conversations];
+    const text = `live-${n}`;
+    sent.set(text, performance.now());
+    posts.push(
+      call(server.url, 'POST', `/v3/${project}/requests/${guest.requestId}/messages`, guest.token, { text }).then(
+        () => {},
+        () => void errors++,
+      ),
+    );
+  }
+  await Promise.all(posts);
+  const expected = total * (subscribers / conversations);
+  const settle = Date.now() + 10_000;
+  while (latencies.length < expected && Date.now() < settle) await new Promise((r) => setTimeout(r, 50));
+  const achieved = total / ((performance.now() - startedAt) / 1000);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  printTable('Delivery POST → subscribers (1,000 sockets, 100 conversations × 10)', [
+    {
+      subscribers: ready,
+      messages: total,
+      'posted/s': Math.round(achieved),
+      deliveries: latencies.length,
+      expected,
+      errors,
+      p50: Math.round(percentile(sorted, 50) * 10) / 10,
+      p95: Math.round(percentile(sorted, 95) * 10) / 10,
+      p99: Math.round(percentile(sorted, 99) * 10) / 10,
+      max: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
+    },
+  ]);
+  console.log('delivery latency target: p99 under 100 ms at 200 messages/s');
+  for (const sub of subscriptions) sub.stop();
+  await Promise.all(clients.map((c) => c.client.dispose()));
+}
+
+function gc() {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+async function memory(server: RunningServer) {
+  const clients = 5000;
+  const { owner, project, guests } = await seed(server.url, 1);
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return process.memoryUsage();
+  };
+  const before = await settle();
+  const child = fork(fileURLToPath(new URL('./subscribers.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_URL: server.url, BENCH_TOKEN: owner, BENCH_PROJECT: project, BENCH_REQUEST: guests[0].requestId, BENCH_CLIENTS: String(clients) },
+  });
+  const opened = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { ready: number }) => resolve(m.ready));
+    child.once('exit', (code) => reject(new Error(`subscriber process exited with ${code}`)));
+  });
+  const after = await settle();
+  child.send('stop');
+  await new Promise((resolve) => child.once('exit', resolve));
+  const perClient = (key: 'rss' | 'heapUsed') => Math.round((after[key] - before[key]) / opened);
+  printTable(`Memory per idle subscribed websocket client (${opened} clients)`, [
+    {
+      'rss before MB': Math.round(before.rss / 1e6),
+      'rss after MB': Math.round(after.rss / 1e6),
+      'heap before MB': Math.round(before.heapUsed / 1e6),
+      'heap after MB': Math.round(after.heapUsed / 1e6),
+      'rss per client KB': Math.round(perClient('rss') / 102.4) / 10,
+      'heap per client KB': Math.round(perClient('heapUsed') / 102.4) / 10,
+    },
+  ]);
+}
+
+export default async function messagesBench() {
+  const part = process.env.BENCH_PART;
+  const env = await productionConfig({ RUN_WORKERS: 'true' });
+  const server = await startServer(env.config);
+  try {
+    if (!part || part === 'throughput') await throughput(server, env.databaseUrl);
+    if (!part || part === 'delivery') await delivery(server);
+    if (!part || part === 'memory') await memory(server);
+  } finally {
+    await server.close();
+    await env.drop();
+  }
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Intent" ADD COLUMN     "form" JSONB;

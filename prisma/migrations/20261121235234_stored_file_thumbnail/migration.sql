@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "StoredFile" ADD COLUMN     "thumbnail" TEXT;

@@ -1,0 +1,155 @@
+import { builder, type RestRoutes } from '../../graphql/record.js';
+import { minRole } from '../../graphql/scopes.js';
+import type { Average, Duration, MessageCounts, StatusCounts } from './service.js';
+
+// Every figure over the last 30 days (UTC), admin minimum. Durations in milliseconds.
+
+const Count = builder.objectRef<{ count: number }>('AnalyticsCount').implement({
+  fields: (t) => ({ count: t.exposeInt('count', { nullable: false }) }),
+});
+
+const AverageFigure = builder.objectRef<Average>('AnalyticsAverage').implement({
+  description: '`average` is null when nothing was measured; `count` is how many values it averages.',
+  fields: (t) => ({
+    average: t.exposeFloat('average'),
+    count: t.exposeInt('count', { nullable: false }),
+  }),
+});
+
+const DurationFigure = builder.objectRef<Duration>('AnalyticsDuration').implement({
+  description: 'Conversation length, creation to close, in milliseconds.',
+  fields: (t) => ({
+    average: t.exposeFloat('average'),
+    median: t.exposeFloat('median'),
+    count: t.exposeInt('count', { nullable: false }),
+  }),
+});
+
+const StatusFigure = builder.objectRef<StatusCounts>('AnalyticsStatusCounts').implement({
+  description: 'assigned: SERVED; unassigned: TEMPORARY, UNSERVED or ABANDONED; archived: CLOSED.',
+  fields: (t) => ({
+    assigned: t.exposeInt('assigned', { nullable: false }),
+    unassigned: t.exposeInt('unassigned', { nullable: false }),
+    archived: t.exposeInt('archived', { nullable: false }),
+  }),
+});
+
+const MessageFigure = builder.objectRef<MessageCounts>('AnalyticsMessageCounts').implement({
+  description: 'received: written by the requester; sent: by agents and bots.',
+  fields: (t) => ({
+    count: t.exposeInt('count', { nullable: false }),
+    sent: t.exposeInt('sent', { nullable: false }),
+    received: t.exposeInt('received', { nullable: false }),
+  }),
+});
+
+const ByDay = builder.objectRef<{ date: string; count: number }>('AnalyticsDay').implement({
+  fields: (t) => ({ date: t.exposeString('date', { nullable: false, description: 'YYYY-MM-DD' }), count: t.exposeInt('count', { nullable: false }) }),
+});
+const ByWeek = builder.objectRef<{ week: string; count: number }>('AnalyticsWeek').implement({
+  fields: (t) => ({
+    week: t.exposeString('week', { nullable: false, description: 'The Monday starting the week, YYYY-MM-DD.' }),
+    count: t.exposeInt('count', { nullable: false }),
+  }),
+});
+const ByMonth = builder.objectRef<{ month: string; count: number }>('AnalyticsMonth').implement({
+  fields: (t) => ({ month: t.exposeString('month', { nullable: false, description: 'YYYY-MM' }), count: t.exposeInt('count', { nullable: false }) }),
+});
+const ByHour = builder.objectRef<{ hour: number; count: number }>('AnalyticsHour').implement({
+  fields: (t) => ({ hour: t.exposeInt('hour', { nullable: false, description: '0 to 23, UTC' }), count: t.exposeInt('count', { nullable: false }) }),
+});
+
+builder.queryFields((t) => {
+  const args = { project_id: t.arg.string({ required: true }) };
+  const figure = <T>(type: T, description: string) => ({ type, nullable: false as const, args, authScopes: minRole('admin'), description });
+  return {
+    analyticsWaitingTime: t.field({
+      ...figure(AverageFigure, 'Average waiting time (ms) of the last 30 days.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.waitingTime(a.project_id),
+    }),
+    analyticsWaitingTimeLastDay: t.field({
+      ...figure(AverageFigure, 'Average waiting time (ms) of the last 24 hours.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.waitingTime(a.project_id, 1),
+    }),
+    analyticsRequestCount: t.field({
+      ...figure(Count, 'Conversations opened.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.requestCount(a.project_id),
+    }),
+    analyticsRequestsByStatus: t.field({
+      ...figure(StatusFigure, 'Conversations by status.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.byStatus(a.project_id),
+    }),
+    analyticsRequestsByDay: t.field({
+      type: [ByDay],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'Conversations per day.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.requestsByDay(a.project_id),
+    }),
+    analyticsRequestsByWeek: t.field({
+      type: [ByWeek],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'Conversations per week.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.requestsByWeek(a.project_id),
+    }),
+    analyticsRequestsByMonth: t.field({
+      type: [ByMonth],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'Conversations per month.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.requestsByMonth(a.project_id),
+    }),
+    analyticsRequestsByHour: t.field({
+      type: [ByHour],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'Conversations by hour of the day they started.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.requestsByHour(a.project_id),
+    }),
+    analyticsRequestDuration: t.field({
+      ...figure(DurationFigure, 'Conversation length of the conversations closed.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.duration(a.project_id),
+    }),
+    analyticsSatisfaction: t.field({
+      ...figure(AverageFigure, 'Average customer rating (0 to 5).'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.satisfaction(a.project_id),
+    }),
+    analyticsBotRequestCount: t.field({
+      ...figure(Count, 'Conversations a bot took part in.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.botRequestCount(a.project_id),
+    }),
+    analyticsMessageCount: t.field({
+      ...figure(MessageFigure, 'Messages sent and received.'),
+      resolve: (_root, a, ctx) => ctx.services.analytics.messageCount(a.project_id),
+    }),
+    analyticsMessagesByDay: t.field({
+      type: [ByDay],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'Messages per day.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.messagesByDay(a.project_id),
+    }),
+  };
+});
+
+export const routes: RestRoutes = {
+  'Query.analyticsWaitingTime': { method: 'GET', path: '/:project_id/analytics/requests/waiting' },
+  'Query.analyticsWaitingTimeLastDay': { method: 'GET', path: '/:project_id/analytics/requests/waiting/day/last' },
+  'Query.analyticsRequestCount': { method: 'GET', path: '/:project_id/analytics/requests/count' },
+  'Query.analyticsRequestsByStatus': { method: 'GET', path: '/:project_id/analytics/requests/aggregate/status' },
+  'Query.analyticsRequestsByDay': { method: 'GET', path: '/:project_id/analytics/requests/aggregate/day' },
+  'Query.analyticsRequestsByWeek': { method: 'GET', path: '/:project_id/analytics/requests/aggregate/week' },
+  'Query.analyticsRequestsByMonth': { method: 'GET', path: '/:project_id/analytics/requests/aggregate/month' },
+  'Query.analyticsRequestsByHour': { method: 'GET', path: '/:project_id/analytics/requests/aggregate/hours' },
+  'Query.analyticsRequestDuration': { method: 'GET', path: '/:project_id/analytics/requests/duration' },
+  'Query.analyticsSatisfaction': { method: 'GET', path: '/:project_id/analytics/requests/satisfaction' },
+  'Query.analyticsBotRequestCount': { method: 'GET', path: '/:project_id/analytics/requests/hasBot/count' },
+  'Query.analyticsMessageCount': { method: 'GET', path: '/:project_id/analytics/messages/count' },
+  'Query.analyticsMessagesByDay': { method: 'GET', path: '/:project_id/analytics/messages/aggregate/day' },
+};

@@ -1,0 +1,61 @@
+import jwt from 'jsonwebtoken';
+import type { Bot, User } from '../../generated/prisma/client.js';
+import { newSecret } from '../webhooks/signature.js';
+
+// How a bot appears to the rest of the platform: the sender id of its messages, and the
+// JWT signed with its own secret whose audience names it.
+
+const audiencePrefix = 'bots/';
+
+/** The sender id a bot's messages carry, and the principal id of a bot token. */
+export const botSender = (botId: string) => `bot_${botId}`;
+
+export const isBotSender = (sender: string) => sender.startsWith('bot_');
+
+/**
+ * A secret in the Standard Webhooks format: it signs the bot's JWTs and the messages POSTed to an
+ * external bot, which any Standard Webhooks library verifies with it.
+ */
+export const newBotSecret = newSecret;
+
+export function signBotToken(bot: Bot, expiresInSeconds: number): string {
+  return jwt.sign({ id_project: bot.id_project }, bot.secret, {
+    algorithm: 'HS256',
+    audience: `${audiencePrefix}${bot.id}`,
+    subject: botSender(bot.id),
+    expiresIn: expiresInSeconds,
+  });
+}
+
+/** The bot a token claims to be for (unverified: only to find the secret to verify it with). */
+export function claimedBotId(token: string): string | null {
+  const claims = jwt.decode(token, { json: true });
+  const aud = claims?.aud;
+  return typeof aud === 'string' && aud.startsWith(audiencePrefix) ? aud.slice(audiencePrefix.length) : null;
+}
+
+/** Verifies a bot token with the bot's own secret; throws jsonwebtoken's errors. */
+export function verifyBotToken(token: string, bot: Bot) {
+  return jwt.verify(token, bot.secret, {
+    algorithms: ['HS256'],
+    audience: `${audiencePrefix}${bot.id}`,
+    subject: botSender(bot.id),
+  }) as jwt.JwtPayload;
+}
+
+/** The account-shaped view of a bot that principals carry, so code reading `principal.user` sees the bot's name. */
+export function botAsUser(bot: Bot): User {
+  return {
+    id: botSender(bot.id),
+    email: null,
+    password: null,
+    firstname: bot.name,
+    lastname: '',
+    emailverified: false,
+    anonymous: false,
+    deletedAt: null,
+    createdAt: bot.createdAt,
+    updatedAt: bot.updatedAt,
+    v: bot.v,
+  };
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Db } from '../../infra/database.js';
+import type { EventLog } from '../../infra/event-log.js';
+import type { FileStore } from '../../infra/file-store.js';
+import { PermanentJobError, type JobQueue } from '../../infra/job-queue.js';
+import type { Logger } from '../../infra/logger.js';
+import type { KbContent } from '../../generated/prisma/client.js';
+import { documentText, ExtractionError, normalizeText } from './extract.js';
+import { bodyText, fetchDocument, FetchFailure } from './fetch.js';
+import { contentStatus, kbEvents, statusEvent, type ContentStatus } from './status.js';
+import { EmbeddingError, type ChunkVectors } from './vectors.js';
+
+// Indexing of one content: read its text, split it into chunks, embed them when vectors are on,
+// and replace its chunks in one transaction. Runs in a job (BullMQ or the in-process runner).
+
+export const indexJobName = 'kb-index';
+
+export const indexJobData = z.object({
+  projectId: z.string().min(1),
+  contentId: z.string().min(1),
+  /** The content's indexSeq when queued: a newer submission makes this job stale. */
+  seq: z.number().int().min(0),
+});
+export type IndexJobData = z.infer<typeof indexJobData>;
+
+export interface Attempt {
+  attempt: number;
+  attempts: number;
+}
+
+export type IndexOutcome = 'indexed' | 'stale';
+
+export class IndexingService {
+  private splitter: RecursiveCharacterTextSplitter;
+
+  constructor(
+    private db: Db,
+    private events: EventLog,
+    private queue: JobQueue,
+    private files: FileStore,
+    private vectors: ChunkVectors,
+    private config: Config,
+    private logger: Logger,
+  ) {
+    this.splitter = new RecursiveCharacterTextSplitter({
+      chunkSize: config.kb.chunkSize,
+      chunkOverlap: config.kb.chunkOverlap,
+    });
+  }
+
+  /** Queues contents (already in status 100) for indexing; one that cannot be queued goes back to -1 with the reason. */
+  async submit(contents: KbContent[], options: { replaceFinished?: boolean } = {}) {
+    if (!contents.length) return;
+    const jobs = contents.map((content) => ({
+      data: { projectId: content.id_project, contentId: content.id, seq: content.indexSeq } satisfies IndexJobData,
+      options: { jobId: `kb-${content.id}-${content.indexSeq}`, replaceFinished: options.replaceFinished },
+    }));
+    try {
+      await this.queue.enqueueMany(indexJobName, jobs);
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message, contents: contents.length }, 'could not queue knowledge-base contents');
+      const reason = `could not be queued for indexing: ${(error as Error).message}`;
+      for (const content of contents) {
+        await this.move(content, content.indexSeq, contentStatus.notQueued, reason, [contentStatus.queued]);
+      }
+    }
+  }
+
+  /** Queues again the contents a stopped process left in queue or in indexing (their jobs may be gone). */
+  async resume() {
+    let cursor: string | undefined;
+    for (;;) {
+      const batch = await this.db.kbContent.findMany({
+        where: { status: { in: [contentStatus.queued, contentStatus.indexing] }, ...(cursor ? { id: { gt: cursor } } : {}) },
+        orderBy: { id: 'asc' },
+        take: 500,
+      });
+      if (!batch.length) return;
+      await this.submit(batch, { replaceFinished: true });
+      cursor = batch[batch.length - 1].id;
+    }
+  }
+
+  /** The job: index the content as submitted with `seq`. Failures retry, then end in status 400 with the reason. */
+  async run(data: IndexJobData, attempt: Attempt): Promise<IndexOutcome> {
+    const content = await this.db.kbContent.findFirst({ where: { id: data.contentId, id_project: data.projectId } });
+    if (!content || content.indexSeq !== data.seq) return 'stale';
+    if (!(await this.move(content, data.seq, contentStatus.indexing, null))) return 'stale';
+    try {
+      const text = await this.readText(content);
+      const chunks = await this.split(content, text);
+      const vectors = this.vectors.enabled ? await this.vectors.embedDocuments(chunks) : [];
+      if (this.vectors.enabled) await this.vectors.ensureTable();
+      return await this.replaceChunks(content, data.seq, chunks, vectors);
+    } catch (error) {
+      const message = (error as Error).message || String(error);
+      if (isPermanent(error) || attempt.attempt >= attempt.attempts) {
+        await this.move(content, data.seq, contentStatus.failed, message);
+        throw new PermanentJobError(message);
+      }
+      await this.move(content, data.seq, contentStatus.queued, `attempt ${attempt.attempt} of ${attempt.attempts} failed: ${message}; retrying`);
+      throw error;
+    }
+  }
+
+  private async readText(content: KbContent): Promise<string> {
+    if (content.type === 'text' || content.type === 'faq') return normalizeText(content.content);
+    const kind = content.type as 'url' | 'pdf' | 'docx';
+    let extracted;
+    if (content.file) {
+      const body = await this.readUpload(content.file);
+      extracted = await documentText(kind, { mediaType: '', body, text: () => body.toString('utf8') });
+    } else {
+      const limits = { maxBytes: this.config.kb.fetchMaxBytes, timeoutMs: this.config.kb.fetchTimeoutMs, policy: this.config.outbound };
+      const document = await fetchDocument(content.source ?? '', limits);
+      extracted = await documentText(kind, { ...document, text: () => bodyText(document) });
+    }
+    const text = extracted.title && !extracted.text.startsWith(extracted.title) ? `${extracted.title}\n\n${extracted.text}` : extracted.text;
+    if (!text.trim()) throw new ExtractionError('no text could be read from the document');
+    return text;
+  }
+
+  private async readUpload(file: string): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    try {
+      for await (const part of this.files.read(file)) parts.push(part as Buffer);
+    } catch (error) {
+      throw new ExtractionError(`the uploaded file cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    return Buffer.concat(parts);
+  }
+
+  private async split(content: KbContent, text: string): Promise<string[]> {
+    // A question and its answer stay together whenever they fit in one chunk.
+    if (content.type === 'faq' && text.length <= this.config.kb.chunkSize) return [text];
+    const chunks = (await this.splitter.splitText(text)).map((c) => c.trim()).filter(Boolean);
+    if (!chunks.length) throw new ExtractionError('no text could be read from the document');
+    return chunks;
+  }
+
+  private async replaceChunks(content: KbContent, seq: number, chunks: string[], vectors: number[][]): Promise<IndexOutcome> {
+    const rows = chunks.map((text, position) => ({
+      id: randomUUID(),
+      id_project: content.id_project,
+      namespace: content.namespace,
+      contentId: content.id,
+      position,
+      text,
+    }));
+    try {
+      return await this.events.transaction(async (tx, emit) => {
+        // Updating the content first locks its row: a newer submission (or a deletion) waits for
+        // this commit, or has already happened and makes this job stale.
+        const current = await tx.kbContent.updateMany({
+          where: { id: content.id, indexSeq: seq },
+          data: { status: contentStatus.indexed, error: null },
+        });
+        if (!current.count) throw new StaleJob();
+        await tx.kbChunk.deleteMany({ where: { contentId: content.id } });
+        await tx.kbChunk.createMany({ data: rows });
+        if (vectors.length) {
+          await this.vectors.save(
+            tx,
+            { projectId: content.id_project, namespace: content.namespace },
+            rows.map((row, i) => ({ chunkId: row.id, vector: vectors[i] })),
+          );
+        }
+        await emit(statusEvent(content, contentStatus.indexed));
+        await emit({
+          projectId: content.id_project,
+          name: kbEvents.indexed,
+          subject: content.id,
+          payload: { namespace: content.namespace, chunks: rows.length },
+        });
+        return 'indexed' as const;
+      });
+    } catch (error) {
+      if (error instanceof StaleJob) return 'stale';
+      throw error;
+    }
+  }
+
+  /** Moves the content of submission `seq` to a status (only from `from` when given); false when it is stale. */
+  private async move(content: KbContent, seq: number, status: ContentStatus, error: string | null, from?: ContentStatus[]) {
+    return this.events.transaction(async (tx, emit) => {
+      const moved = await tx.kbContent.updateMany({
+        where: { id: content.id, indexSeq: seq, ...(from ? { status: { in: from } } : {}) },
+        data: { status, error },
+      });
+      if (moved.count) await emit(statusEvent(content, status, error));
+      return moved.count > 0;
+    });
+  }
+}
+
+/** Rolls back the chunks of a submission that a newer one (or a deletion) has overtaken. */
+class StaleJob extends Error {}
+
+function isPermanent(error: unknown) {
+  if (error instanceof FetchFailure || error instanceof EmbeddingError) return error.permanent;
+  return error instanceof ExtractionError || error instanceof PermanentJobError;
+}

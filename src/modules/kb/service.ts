@@ -1,0 +1,35 @@
+import type { Infrastructure } from '../../infra/index.js';
+import { ChatAnswerer } from './answer.js';
+import { ContentService } from './contents.js';
+import { IndexingService } from './indexing.js';
+import { KnowledgeBaseService } from './namespaces.js';
+import { QaService } from './qa.js';
+import { Retriever } from './retrieval.js';
+import { readSitemap } from './sitemap.js';
+import { ChunkVectors } from './vectors.js';
+
+/** Knowledge bases: namespaces, contents, their indexing, and question answering over them. */
+export class KbService {
+  readonly namespaces: KnowledgeBaseService;
+  readonly contents: ContentService;
+  readonly indexing: IndexingService;
+  readonly retriever: Retriever;
+  readonly qa: QaService;
+
+  constructor(private infra: Infrastructure) {
+    const { config, logger, eventLog, files, queue } = infra;
+    const db = infra.database.prisma;
+    const vectors = new ChunkVectors(db, config, infra.database.hasVector, logger);
+    this.namespaces = new KnowledgeBaseService(db, eventLog, files, logger, config.llm.model);
+    this.indexing = new IndexingService(db, eventLog, queue, files, vectors, config, logger);
+    this.contents = new ContentService(db, eventLog, this.indexing, files, this.namespaces);
+    this.retriever = new Retriever(db, vectors, logger);
+    this.qa = new QaService(this.namespaces, this.retriever, config.llm.baseUrl ? new ChatAnswerer({ ...config.llm, baseUrl: config.llm.baseUrl }, config.outbound) : null, logger);
+  }
+
+  /** The page urls of a sitemap (following sitemap indexes); nothing is stored. */
+  sitemap(input: unknown) {
+    const { kb, outbound } = this.infra.config;
+    return readSitemap(input, { maxBytes: kb.fetchMaxBytes, timeoutMs: kb.fetchTimeoutMs, policy: outbound });
+  }
+}

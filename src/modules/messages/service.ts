@@ -1,0 +1,312 @@
+import { z } from 'zod';
+import { conflict, forbidden, notFound, parseInput } from '../../errors.js';
+import type { Message, Request } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../infra/database.js';
+import type { Emit, EventLog, LoggedEvent } from '../../infra/event-log.js';
+import { EventRecordCache } from '../../realtime/record-cache.js';
+import { RequestService, openingFields } from '../requests/service.js';
+import { MessageStatus, RequestStatus, isOpen, receiptStatuses } from '../requests/states.js';
+import {
+  checkRequestId,
+  fullName,
+  isUniqueViolation,
+  lockRequest,
+  transactionWithRetry,
+} from '../requests/store.js';
+import type { RoutingService } from '../routing/service.js';
+import type { TeammateRecord } from '../teammates/service.js';
+import type { Actor } from '../requests/actor.js';
+import { roleAtLeast } from '../teammates/roles.js';
+
+export type MessageRecord = Message & { request?: Request };
+
+const json = z.record(z.string(), z.unknown());
+const source = z
+  .string()
+  .trim()
+  .refine((s) => /^https?:\/\/\S+$/i.test(s) || s.startsWith('/'), 'must be an absolute URL or path');
+
+const clientTimestamp = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(
+  z.number().int().min(0).max(8.64e15, 'is not a time').transform((ms) => new Date(ms)),
+);
+
+const content = {
+  text: z.string().max(64_000, 'must be at most 64000 characters').default(''),
+  type: z.enum(['text', 'image'], { message: 'must be text or image' }).default('text'),
+  metadata: z
+    .object({ src: source.optional(), width: z.number().positive().optional(), height: z.number().positive().optional() })
+    .catchall(z.unknown())
+    .optional(),
+  attributes: json.default({}),
+};
+
+type Content = { text: string; type: 'text' | 'image'; metadata?: { src?: string } & Record<string, unknown>; attributes: Record<string, unknown> };
+
+/** Rules every message shares: an image needs metadata.src, a text message needs text. */
+function checkContent(value: Content, ctx: z.RefinementCtx) {
+  if (value.type === 'image' && !value.metadata?.src) {
+    ctx.addIssue({ code: 'custom', path: ['metadata', 'src'], message: 'is required for an image' });
+  }
+  if (value.type === 'text' && !value.text.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required' });
+  const stamp = value.attributes.clienttimestamp;
+  if (stamp !== undefined && !clientTimestamp.safeParse(stamp).success) {
+    ctx.addIssue({ code: 'custom', path: ['attributes', 'clienttimestamp'], message: 'must be a time in milliseconds' });
+  }
+}
+
+const postInput = z.object({ ...content, ...openingFields }).superRefine(checkContent);
+
+const importItem = z
+  .object({
+    ...content,
+    sender: z.string().trim().min(1).max(200).optional(),
+    senderFullname: z.string().max(200).optional(),
+    createdAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 timestamp' }).optional(),
+  })
+  .superRefine(checkContent);
+const importInput = z.array(importItem).min(1, 'must hold at least one message').max(1000, 'must hold at most 1000 messages');
+
+const pageInput = z.object({
+  page: z.number().int().min(0, 'must be 0 (the first page) or more').max(100_000).default(0),
+  limit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(100),
+});
+
+/** `subtype: "info"` and `hidden: true` keep a message out of end-user channels. */
+export function isHidden(attributes: Record<string, unknown>) {
+  return attributes.subtype === 'info' || attributes.hidden === true;
+}
+
+function timestampOf(attributes: Record<string, unknown>): Date | undefined {
+  const stamp = attributes.clienttimestamp;
+  return stamp === undefined ? undefined : clientTimestamp.parse(stamp);
+}
+
+/** End users (users and guests) see only their own requests and never hidden messages. */
+const isEndUser = (member: TeammateRecord) => !roleAtLeast(member.role, 'agent');
+
+export class MessageService {
+  constructor(
+    private db: Db,
+    private events: EventLog,
+    private requests: RequestService,
+    private routing: RoutingService,
+  ) {}
+
+  /**
+   * Stores a message, creating the request when it does not exist yet. The request row stays
+   * locked while the message is written, so a close never misses a message in its transcript.
+   */
+  async post(projectId: string, actor: Actor, requestId: string, input: unknown): Promise<MessageRecord> {
+    checkRequestId(requestId);
+    const { member } = actor;
+    const data = parseInput(postInput, input);
+    const hidden = isHidden(data.attributes);
+    const createdAt = timestampOf(data.attributes);
+    return transactionWithRetry(
+      this.events,
+      async (tx, emit) => {
+        let request = await lockRequest(tx, projectId, requestId);
+        if (!request) {
+          if (!member) throw notFound('request');
+          request = await this.requests.open(tx, emit, projectId, member, requestId, { ...data, first_text: data.text });
+        } else {
+          await this.assertCanWrite(tx, projectId, member, request);
+        }
+        const message = await tx.message.create({
+          data: {
+            id_project: projectId,
+            request_id: requestId,
+            recipient: requestId,
+            sender: actor.userId,
+            senderFullname: actor.fullname,
+            text: data.text,
+            type: data.type,
+            metadata: data.metadata as object | undefined,
+            attributes: data.attributes as object,
+            hidden,
+            status: MessageStatus.RECEIVED,
+            createdBy: actor.userId,
+            ...(createdAt ? { createdAt } : {}),
+          },
+        });
+        request = await this.afterMessage(tx, emit, request, member, message);
+        await this.emitCreated(emit, message);
+        return { ...message, request };
+      },
+      isUniqueViolation,
+    );
+  }
+
+  /** A bot (no member) was checked by field auth: it takes part in the request. */
+  private async assertCanWrite(tx: Tx, projectId: string, member: TeammateRecord | null, request: Request) {
+    if (member) await this.requests.assertCanSee(tx, projectId, member, request);
+    if (!isOpen(request.status)) throw conflict('status: the request is closed; reopen it before writing', 'status');
+  }
+
+  /**
+   * What a message changes on its request: the requester's first message routes a preflight or
+   * abandoned request; the first agent message sets first_response_at and waiting_time.
+   */
+  private async afterMessage(tx: Tx, emit: Emit, request: Request, member: TeammateRecord | null, message: Message) {
+    if (!member) return request;
+    const fromRequester = request.requester_id === member.id;
+    if (fromRequester && (request.status === RequestStatus.TEMPORARY || request.status === RequestStatus.ABANDONED)) {
+      const decision = await this.routing.decide(tx, request.id_project, {
+        departmentId: request.departmentId,
+        requesterUserId: member.id_user,
+      });
+      const change = this.requests.rerouting(request, decision);
+      const updated = await tx.request.update({
+        where: { id: request.id },
+        data: { ...change.data, preflight: false, first_text: request.first_text || message.text },
+      });
+      if (change.assignedTo) await this.routing.recordAssignment(tx, request.id_project, change.assignedTo, request.id);
+      await this.routing.syncLoads(tx, request.id_project, change.loads ?? []);
+      await emit({
+        projectId: request.id_project,
+        name: 'request.update',
+        subject: request.id,
+        payload: { request_id: request.request_id, fields: [...change.fields, 'preflight'], status: updated.status },
+      });
+      return updated;
+    }
+    if (!fromRequester && !request.first_response_at && roleAtLeast(member.role, 'agent')) {
+      const first = await tx.message.findFirst({
+        where: { id_project: request.id_project, request_id: request.request_id, createdBy: await this.requesterUser(tx, request) },
+        orderBy: { createdAt: 'asc' },
+        select: { createdAt: true },
+      });
+      const waiting = first ? Math.max(0, message.createdAt.getTime() - first.createdAt.getTime()) : null;
+      const updated = await tx.request.update({
+        where: { id: request.id },
+        data: { first_response_at: message.createdAt, waiting_time: waiting },
+      });
+      await emit({
+        projectId: request.id_project,
+        name: 'request.update',
+        subject: request.id,
+        payload: { request_id: request.request_id, fields: ['first_response_at', 'waiting_time'], status: updated.status },
+      });
+      return updated;
+    }
+    return request;
+  }
+
+  private async requesterUser(tx: Tx, request: Request) {
+    return (await this.requests.requesterUserId(tx, request)) ?? request.createdBy;
+  }
+
+  private emitCreated(emit: Emit, message: Message) {
+    return emit({
+      projectId: message.id_project,
+      name: 'message.create',
+      subject: message.id,
+      payload: { request_id: message.request_id, sender: message.sender, hidden: message.hidden },
+    });
+  }
+
+  /** Mass import, all or nothing: senders, names and timestamps are kept as given. */
+  async import(projectId: string, member: TeammateRecord, requestId: string, input: unknown): Promise<MessageRecord> {
+    checkRequestId(requestId);
+    const { messages: items } = parseInput(z.object({ messages: importInput }), { messages: input });
+    const start = Date.now();
+    return transactionWithRetry(
+      this.events,
+      async (tx, emit) => {
+        let request = await lockRequest(tx, projectId, requestId);
+        if (!request) request = await this.requests.open(tx, emit, projectId, member, requestId, { first_text: items[0].text });
+        else await this.assertCanWrite(tx, projectId, member, request);
+        const messages = await tx.message.createManyAndReturn({
+          data: items.map((item, i) => ({
+            id_project: projectId,
+            request_id: requestId,
+            recipient: requestId,
+            sender: item.sender ?? member.id_user,
+            senderFullname: item.senderFullname ?? (item.sender ? '' : fullName(member)),
+            text: item.text,
+            type: item.type,
+            metadata: item.metadata as object | undefined,
+            attributes: item.attributes as object,
+            hidden: isHidden(item.attributes),
+            status: MessageStatus.RECEIVED,
+            createdBy: member.id_user,
+            // Items without a time keep their order a millisecond apart.
+            createdAt: item.createdAt ? new Date(item.createdAt) : (timestampOf(item.attributes) ?? new Date(start + i)),
+          })),
+        });
+        for (const message of messages) await this.emitCreated(emit, message);
+        if (!request.first_text) {
+          request = await tx.request.update({ where: { id: request.id }, data: { first_text: items[0].text } });
+        }
+        return { ...messages[messages.length - 1], request };
+      },
+      isUniqueViolation,
+    );
+  }
+
+  /** Messages of a request, oldest first. */
+  async list(projectId: string, member: TeammateRecord, requestId: string, query: unknown): Promise<MessageRecord[]> {
+    const { page, limit } = parseInput(pageInput, query);
+    const request = await this.requests.get(projectId, member, requestId);
+    const messages = await this.db.message.findMany({
+      where: { id_project: projectId, request_id: requestId, ...(isEndUser(member) ? { hidden: false } : {}) },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      skip: page * limit,
+      take: limit,
+    });
+    return messages.map((m) => ({ ...m, request }));
+  }
+
+  async get(projectId: string, member: TeammateRecord, requestId: string, messageId: string): Promise<MessageRecord> {
+    const request = await this.requests.get(projectId, member, requestId);
+    const message = await this.db.message.findFirst({ where: { id: messageId, id_project: projectId, request_id: requestId } });
+    if (!message || (message.hidden && isEndUser(member))) throw notFound('message');
+    return { ...message, request };
+  }
+
+  /**
+   * Records that the caller received or saw a message. Receipts are per participant and only move
+   * forward; the message status follows the furthest one (a stored message is already RECEIVED).
+   */
+  async acknowledge(projectId: string, member: TeammateRecord, requestId: string, messageId: string, input: unknown) {
+    const { status } = parseInput(
+      z.object({
+        status: z
+          .number({ message: `must be one of ${receiptStatuses.join(', ')}` })
+          .refine((s) => (receiptStatuses as readonly number[]).includes(s), `must be one of ${receiptStatuses.join(', ')}`),
+      }),
+      input,
+    );
+    const message = await this.get(projectId, member, requestId, messageId);
+    if (message.sender === member.id_user) throw forbidden('the sender does not acknowledge their own message');
+    const changed = await this.events.transaction(async (tx, emit) => {
+      const count = await tx.$executeRaw`
+        UPDATE "Message"
+        SET "receipts" = "receipts" || jsonb_build_object(${member.id_user}::text, ${status}::int),
+            "status" = GREATEST("status", ${status}::int),
+            "v" = "v" + 1, "updatedAt" = now()
+        WHERE "id" = ${message.id} AND COALESCE(("receipts"->>${member.id_user}::text)::int, 0) < ${status}::int`;
+      if (count) {
+        await emit({
+          projectId,
+          name: 'message.update',
+          subject: message.id,
+          payload: { request_id: requestId, receipt: status, by: member.id_user, hidden: message.hidden },
+        });
+      }
+      return count > 0;
+    });
+    if (!changed) return message;
+    const updated = await this.db.message.findUniqueOrThrow({ where: { id: message.id } });
+    return { ...updated, request: message.request };
+  }
+
+  private records = new EventRecordCache<Message>((event) =>
+    this.db.message.findFirst({ where: { id: event.subject, id_project: event.projectId } }),
+  );
+
+  /** The message a logged event is about (read once per node), or null when it is gone. */
+  fromEvent(event: LoggedEvent) {
+    return this.records.get(event);
+  }
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../infra/database.js';
+import type { EventLog, LoggedEvent } from '../../infra/event-log.js';
+import { EventRecordCache } from '../../realtime/record-cache.js';
+import type { Logger } from '../../infra/logger.js';
+import type { PresenceTracker } from './tracker.js';
+
+// A teammate is online while at least one of their authenticated websockets is open, on any node.
+// Every change is written to their memberships (`presence: {status, changedAt}`) and logged as
+// project_user.update (fields: presence). `user_available` is never touched: only its owner sets it.
+
+export type PresenceStatus = 'online' | 'offline';
+
+export class PresenceService {
+  private timer: NodeJS.Timeout | null = null;
+  private started = false;
+  /** This node's open connections: connection id to user id. */
+  private connections = new Map<string, string>();
+  private teammates = new EventRecordCache((event) =>
+    this.db.projectUser.findFirst({ where: { id: event.subject, id_project: event.projectId }, include: { user: true } }),
+  );
+
+  constructor(
+    private db: Db,
+    private events: EventLog,
+    private tracker: PresenceTracker,
+    private logger: Logger,
+    private ttlMs: number,
+  ) {}
+
+  /** Starts heartbeats and the sweep of connections a dead node left behind. */
+  async start() {
+    if (this.started) return;
+    this.started = true;
+    const interval = Math.max(50, Math.floor(this.ttlMs / 3));
+    this.timer = setInterval(() => void this.tick(), interval);
+    this.timer.unref();
+    // Whoever is still marked online from an earlier run gets checked once now.
+    const online = await this.db.projectUser.findMany({
+      where: { trashed: false, presence: { path: ['status'], equals: 'online' } },
+      select: { id_user: true },
+      distinct: ['id_user'],
+    });
+    for (const { id_user } of online) await this.sync(id_user).catch((error) => this.warn(error));
+  }
+
+  /** A node shutting down closes its connections first, so its teammates go offline now. */
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const [connectionId, userId] of [...this.connections]) {
+      await this.disconnected(userId, connectionId).catch((error) => this.warn(error));
+    }
+    this.started = false;
+    await this.tracker.dispose();
+  }
+
+  private warn(error: unknown) {
+    this.logger.warn({ err: (error as Error).message }, 'presence update failed');
+  }
+
+  private async tick() {
+    try {
+      await this.tracker.heartbeat();
+      for (const userId of await this.tracker.stale()) {
+        await this.sync(userId);
+        await this.tracker.forget(userId);
+      }
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
+  /** The teammate a presence event is about (read once per node). */
+  teammateOf(event: LoggedEvent) {
+    return this.teammates.get(event);
+  }
+
+  /** Open websockets of a user, on every node. */
+  liveConnections(userId: string) {
+    return this.tracker.count(userId);
+  }
+
+  /** A websocket of `userId` opened; returns the connection id to close it with. */
+  async connected(userId: string): Promise<string> {
+    const connectionId = randomUUID();
+    this.connections.set(connectionId, userId);
+    if ((await this.tracker.open(userId, connectionId)) === 1) await this.sync(userId);
+    return connectionId;
+  }
+
+  async disconnected(userId: string, connectionId: string) {
+    if (!this.connections.delete(connectionId)) return;
+    if ((await this.tracker.close(userId, connectionId)) === 0) await this.sync(userId);
+  }
+
+  /**
+   * Writes what the tracker says now to the user's memberships. The count is read under the row
+   * locks, so when two nodes race (one opening, one closing) the last writer sees the final count.
+   */
+  async sync(userId: string) {
+    await this.events.transaction(async (tx, emit) => {
+      const memberships = await tx.$queryRaw<Array<{ id: string; id_project: string; status: string | null }>>`
+        SELECT "id", "id_project", "presence"->>'status' AS status FROM "ProjectUser"
+        WHERE "id_user" = ${userId} AND "trashed" = false AND "role" <> 'guest'
+        ORDER BY "id" FOR UPDATE`;
+      if (!memberships.length) return;
+      const status: PresenceStatus = (await this.tracker.count(userId)) > 0 ? 'online' : 'offline';
+      const presence = { status, changedAt: new Date().toISOString() };
+      for (const membership of memberships.filter((m) => (m.status ?? 'offline') !== status)) {
+        await tx.projectUser.update({ where: { id: membership.id }, data: { presence } });
+        await emit({
+          projectId: membership.id_project,
+          name: 'project_user.update',
+          subject: membership.id,
+          payload: { fields: ['presence'], presence: status },
+        });
+      }
+    });
+  }
+}

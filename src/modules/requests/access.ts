@@ -1,0 +1,70 @@
+import { Prisma, type Request } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../infra/database.js';
+import { roleAtLeast } from '../teammates/roles.js';
+
+// Who may see a request:
+// - admins and the owner: every request of the project;
+// - agents: requests they take part in or opened, plus requests without a human agent
+//   in one of their departments (or in none);
+// - users and guests (end users): only the requests they opened.
+
+export interface Viewer {
+  /** ProjectUser id. */
+  teammateId: string;
+  userId: string;
+  role: string;
+}
+
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'agent'; viewer: Viewer; departmentIds: string[] }
+  | { kind: 'own'; viewer: Viewer };
+
+/** Departments an agent works for: those routed to everyone, or to a group the agent is in. */
+export async function agentDepartmentIds(db: Db | Tx, projectId: string, userId: string): Promise<string[]> {
+  const [departments, groups] = await Promise.all([
+    db.department.findMany({ where: { id_project: projectId }, select: { id: true, id_group: true, groups: true } }),
+    db.group.findMany({ where: { id_project: projectId, trashed: false, members: { has: userId } }, select: { id: true } }),
+  ]);
+  const mine = new Set(groups.map((g) => g.id));
+  return departments
+    .filter((d) => {
+      const shares = Array.isArray(d.groups) ? (d.groups as Array<{ id_group?: string }>) : [];
+      if (shares.length) return shares.some((s) => s.id_group && mine.has(s.id_group));
+      return !d.id_group || mine.has(d.id_group);
+    })
+    .map((d) => d.id);
+}
+
+export async function scopeFor(db: Db | Tx, projectId: string, viewer: Viewer): Promise<Scope> {
+  if (roleAtLeast(viewer.role, 'admin')) return { kind: 'all' };
+  if (roleAtLeast(viewer.role, 'agent')) {
+    return { kind: 'agent', viewer, departmentIds: await agentDepartmentIds(db, projectId, viewer.userId) };
+  }
+  return { kind: 'own', viewer };
+}
+
+export function canSee(scope: Scope, request: Request): boolean {
+  if (scope.kind === 'all') return true;
+  const { viewer } = scope;
+  if (request.requester_id === viewer.teammateId) return true;
+  if (scope.kind === 'own') return false;
+  if (request.participants.includes(viewer.userId)) return true;
+  return (
+    request.participatingAgents.length === 0 &&
+    (request.departmentId === null || scope.departmentIds.includes(request.departmentId))
+  );
+}
+
+/** The same rule as `canSee`, as a SQL condition on `r` (the Request table). */
+export function scopeCondition(scope: Scope): Prisma.Sql {
+  if (scope.kind === 'all') return Prisma.sql`TRUE`;
+  const { viewer } = scope;
+  if (scope.kind === 'own') return Prisma.sql`r."requester_id" = ${viewer.teammateId}`;
+  const departments = scope.departmentIds.length
+    ? Prisma.sql`OR r."departmentId" IN (${Prisma.join(scope.departmentIds)})`
+    : Prisma.empty;
+  return Prisma.sql`(r."requester_id" = ${viewer.teammateId}
+    OR ${viewer.userId} = ANY(r."participants")
+    OR (cardinality(r."participatingAgents") = 0 AND (r."departmentId" IS NULL ${departments})))`;
+}

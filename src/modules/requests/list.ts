@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { badInput, parseInput } from '../../errors.js';
+import { Prisma, type Request } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/database.js';
+import { listingInput } from '../../listing.js';
+import { scopeCondition, type Scope } from './access.js';
+import { RequestStatus } from './states.js';
+
+// GET /requests: every filter of the spec as one SQL query over `Request r`.
+
+const sortFields = [
+  'createdAt',
+  'updatedAt',
+  'ticket_id',
+  'status',
+  'priority',
+  'rating',
+  'waiting_time',
+  'assigned_at',
+  'first_response_at',
+  'closed_at',
+] as const;
+
+const channels = ['chat21', 'email', 'form', 'whatsapp', 'telegram', 'messenger'] as const;
+
+const ddmmyyyy = z
+  .string()
+  .regex(/^\d{2}\/\d{2}\/\d{4}$/, 'must be a date as DD/MM/YYYY')
+  .transform((value, ctx) => {
+    const [d, m, y] = value.split('/').map(Number);
+    const date = new Date(Date.UTC(y, m - 1, d));
+    if (date.getUTCDate() !== d || date.getUTCMonth() !== m - 1) {
+      ctx.addIssue({ code: 'custom', message: 'is not a calendar date' });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+const statusFilter = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    if (value === 'all') return 'all' as const;
+    const values = value.split(',').map((s) => Number(s.trim()));
+    const known = Object.values(RequestStatus) as number[];
+    if (!values.length || values.some((v) => !known.includes(v))) {
+      ctx.addIssue({ code: 'custom', message: `must be all or a comma list of ${known.join(', ')}` });
+      return z.NEVER;
+    }
+    return values;
+  });
+
+const csv = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+export const listInput = listingInput(sortFields, 'createdAt').extend({
+  full_text: z.string().trim().min(1).max(500).optional(),
+  status: statusFilter.optional(),
+  start_date: ddmmyyyy.optional(),
+  end_date: ddmmyyyy.optional(),
+  ticket_id: z.coerce.number().int('must be a ticket number').positive('must be a ticket number').optional(),
+  dept_id: z.string().trim().min(1).optional(),
+  lead: z.string().trim().min(1).optional(),
+  hasBot: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  tags: csv.optional(),
+  channel: z.enum(channels, { message: `must be one of ${channels.join(', ')}` }).optional(),
+  snap_lead_email: z.string().trim().min(1).optional(),
+  snap_lead_lead_id: z.string().trim().min(1).optional(),
+});
+
+export interface RequestPage {
+  perPage: number;
+  count: number;
+  requests: Request[];
+}
+
+export async function listRequests(db: Db, projectId: string, scope: Scope, input: unknown): Promise<RequestPage> {
+  const q = parseInput(listInput, input);
+  if (q.start_date && q.end_date && q.end_date < q.start_date) throw badInput('end_date', 'end_date: is before start_date');
+
+  const where: Prisma.Sql[] = [Prisma.sql`r."id_project" = ${projectId}`, scopeCondition(scope)];
+  if (q.status === undefined) where.push(Prisma.sql`r."status" < ${RequestStatus.CLOSED}`);
+  else if (q.status !== 'all') where.push(Prisma.sql`r."status" IN (${Prisma.join(q.status)})`);
+  if (q.start_date) where.push(Prisma.sql`r."createdAt" >= ${q.start_date}`);
+  // The end date is inclusive: everything before the next midnight.
+  if (q.end_date) where.push(Prisma.sql`r."createdAt" < ${new Date(q.end_date.getTime() + 86_400_000)}`);
+  if (q.ticket_id !== undefined) where.push(Prisma.sql`r."ticket_id" = ${q.ticket_id}`);
+  if (q.dept_id) where.push(Prisma.sql`r."departmentId" = ${q.dept_id}`);
+  if (q.lead) where.push(Prisma.sql`r."leadId" = ${q.lead}`);
+  if (q.hasBot) where.push(Prisma.sql`r."hasBot" = ${q.hasBot === 'true'}`);
+  if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
+  if (q.tags?.length) {
+    const anyTag = q.tags.map((tag) => Prisma.sql`r."tags" @> ${JSON.stringify([{ tag }])}::jsonb`);
+    where.push(Prisma.sql`(${Prisma.join(anyTag, ' OR ')})`);
+  }
+  if (q.snap_lead_email) where.push(Prisma.sql`lower(r."snapshot"->'lead'->>'email') = lower(${q.snap_lead_email})`);
+  if (q.snap_lead_lead_id) where.push(Prisma.sql`r."snapshot"->'lead'->>'lead_id' = ${q.snap_lead_lead_id}`);
+  if (q.full_text) {
+    // Matches the expression of the GIN index on Message text.
+    where.push(Prisma.sql`EXISTS (
+      SELECT 1 FROM "Message" m
+      WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id"
+        AND to_tsvector('simple', m."text") @@ plainto_tsquery('simple', ${q.full_text}))`);
+  }
+
+  const condition = Prisma.join(where, ' AND ');
+  const direction = q.direction === 1 ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  // sortField is one of the names above, never client text.
+  const order = Prisma.raw(`r."${q.sortField}"`);
+  const [ids, [{ count }]] = await Promise.all([
+    db.$queryRaw<Array<{ id: string }>>`
+      SELECT r."id" FROM "Request" r WHERE ${condition}
+      ORDER BY ${order} ${direction} NULLS LAST, r."id" ${direction}
+      LIMIT ${q.limit} OFFSET ${q.page * q.limit}`,
+    db.$queryRaw<Array<{ count: number }>>`SELECT count(*)::int AS count FROM "Request" r WHERE ${condition}`,
+  ]);
+  const rows = ids.length ? await db.request.findMany({ where: { id: { in: ids.map((r) => r.id) } } }) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    perPage: q.limit,
+    count,
+    requests: ids.map((r) => byId.get(r.id)).filter((r): r is Request => !!r),
+  };
+}

@@ -1,0 +1,118 @@
+import type { Context } from '../../context.js';
+import { Prisma, type Department, type Lead } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/database.js';
+import type { TeammateRecord } from '../teammates/service.js';
+
+// What request fields point to (department, lead, requester, agents): one query for all the
+// requests an operation shows (a page, or the request embedded in a message), once per operation.
+
+type Row = { id: string; v: number } & Record<string, unknown>;
+
+/** A stored row as the REST face shows records: `_id` and `__v`. */
+export function asRecord<T extends Row>(row: T) {
+  const { v, ...rest } = row;
+  return { _id: row.id, ...rest, __v: v };
+}
+
+interface Pending<V> {
+  key: string;
+  resolve: (value: V | null) => void;
+  reject: (error: unknown) => void;
+}
+
+function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>) {
+  const cache = new Map<string, Promise<V | null>>();
+  let queue: Pending<V>[] | null = null;
+  const flush = (batch: Pending<V>[]) => {
+    queue = null;
+    fetch([...new Set(batch.map((b) => b.key))]).then(
+      (found) => batch.forEach((b) => b.resolve(found.get(b.key) ?? null)),
+      (error) => batch.forEach((b) => b.reject(error)),
+    );
+  };
+  return (key: string): Promise<V | null> => {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const promise = new Promise<V | null>((resolve, reject) => {
+      if (!queue) {
+        const batch: Pending<V>[] = [];
+        queue = batch;
+        // After the current resolvers have all asked (as DataLoader schedules its batches).
+        void Promise.resolve().then(() => process.nextTick(() => flush(batch)));
+      }
+      queue.push({ key, resolve, reject });
+    });
+    cache.set(key, promise);
+    return promise;
+  };
+}
+
+/** Stored timestamps come back from to_jsonb as local ISO text; they are UTC. */
+function withDates<T extends Record<string, unknown> | null>(row: T, keys = ['createdAt', 'updatedAt']): T {
+  if (!row) return row;
+  const copy: Record<string, unknown> = { ...row };
+  for (const key of keys) if (typeof copy[key] === 'string') copy[key] = new Date(`${copy[key]}Z`);
+  return copy as T;
+}
+
+const teammate = (row: (Record<string, unknown> & { user: Record<string, unknown> }) | null) =>
+  row && { ...withDates(row), user: withDates(row.user) };
+
+export interface RequestRelations {
+  department: Department | null;
+  lead: Lead | null;
+  requester: TeammateRecord | null;
+  agents: TeammateRecord[];
+}
+
+/** Teammate with its user, as JSON (no password). */
+const teammateJson = Prisma.sql`to_jsonb(pu) || jsonb_build_object('user', jsonb_build_object(
+  'id', u."id", 'email', u."email", 'firstname', u."firstname", 'lastname', u."lastname", 'emailverified', u."emailverified",
+  'anonymous', u."anonymous", 'createdAt', u."createdAt", 'updatedAt', u."updatedAt", 'v', u."v"))`;
+
+function relations(db: Db) {
+  return {
+    /** Everything a request points to, one query for all the requests of an operation. */
+    of: batched<RequestRelations>(async (ids) => {
+      const rows = await db.$queryRaw<Array<{ id: string; department: Department | null; lead: Lead | null; requester: never; agents: never[] }>>`
+        SELECT r."id",
+          (SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId") AS department,
+          (SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId") AS lead,
+          (SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id") AS requester,
+          (SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
+             FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
+             WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents")) AS agents
+        FROM "Request" r WHERE r."id" IN (${Prisma.join(ids)})`;
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            department: withDates(r.department),
+            lead: withDates(r.lead),
+            requester: teammate(r.requester) as TeammateRecord | null,
+            agents: r.agents.map((a) => teammate(a) as TeammateRecord),
+          },
+        ]),
+      );
+    }),
+    /** Keyed `<projectId> <request_id>`. */
+    request: batched(async (keys) => {
+      const pairs = keys.map((k) => k.split(' ') as [string, string]);
+      const rows = await db.request.findMany({
+        where: { OR: pairs.map(([id_project, request_id]) => ({ id_project, request_id })) },
+      });
+      return new Map(rows.map((r) => [`${r.id_project} ${r.request_id}`, r]));
+    }),
+  };
+}
+
+const perOperation = new WeakMap<Context, ReturnType<typeof relations>>();
+
+export function relationsOf(ctx: Context) {
+  let loaders = perOperation.get(ctx);
+  if (!loaders) {
+    loaders = relations(ctx.services.infra.database.prisma);
+    perOperation.set(ctx, loaders);
+  }
+  return loaders;
+}

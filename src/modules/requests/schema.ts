@@ -1,0 +1,279 @@
+import type { Request as RequestRow } from '../../generated/prisma/client.js';
+import { definedArgs } from '../../graphql/args.js';
+import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { minRole } from '../../graphql/scopes.js';
+import { Teammate } from '../teammates/schema.js';
+import { actorOf, memberOf } from './actor.js';
+import type { RequestPage as Page } from './list.js';
+import { asRecord, relationsOf } from './relations.js';
+
+/** A request as a field returns it; list pages show the department as its identifier. */
+export type RequestView = RequestRow & { listView?: boolean };
+
+export const Request = builder.objectRef<RequestView>('Request').implement({
+  description: 'A conversation or ticket. Status: TEMPORARY 50, UNSERVED 100, ABANDONED 150, SERVED 200, CLOSED 1000.',
+  fields: (t) => ({
+    ...recordFields(t),
+    request_id: t.exposeString('request_id', { nullable: false }),
+    id_project: t.exposeString('id_project', { nullable: false }),
+    ticket_id: t.string({ nullable: false, description: 'Per-project ticket number.', resolve: (r) => String(r.ticket_id) }),
+    first_text: t.exposeString('first_text'),
+    status: t.exposeInt('status', { nullable: false }),
+    department: t.field({
+      type: 'JSON',
+      description: 'The department record; its identifier in list pages.',
+      resolve: async (r, _args, ctx) => {
+        if (!r.departmentId || r.listView) return r.departmentId;
+        const { department } = (await relationsOf(ctx).of(r.id))!;
+        return department ? asRecord(department) : r.departmentId;
+      },
+    }),
+    lead: t.field({
+      type: 'JSON',
+      resolve: async (r, _args, ctx) => {
+        const lead = r.leadId ? (await relationsOf(ctx).of(r.id))?.lead : null;
+        return lead ? asRecord(lead) : null;
+      },
+    }),
+    requester: t.field({
+      type: 'JSON',
+      description: 'The teammate (project user) who opened the request.',
+      resolve: async (r, _args, ctx) => {
+        const requester = r.requester_id ? (await relationsOf(ctx).of(r.id))?.requester : null;
+        if (!requester) return null;
+        const { user, ...rest } = requester;
+        return { ...asRecord(rest), id_user: { _id: user.id, email: user.email, firstname: user.firstname, lastname: user.lastname } };
+      },
+    }),
+    requester_id: t.exposeString('requester_id'),
+    participants: t.exposeStringList('participants', { nullable: false }),
+    participatingAgents: t.exposeStringList('participatingAgents', { nullable: false }),
+    participatingBots: t.exposeStringList('participatingBots', { nullable: false }),
+    agents: t.field({
+      type: [Teammate],
+      nullable: false,
+      description: 'The teammates serving the request.',
+      resolve: async (r, _args, ctx) => (r.participatingAgents.length ? ((await relationsOf(ctx).of(r.id))?.agents ?? []) : []),
+    }),
+    hasBot: t.exposeBoolean('hasBot', { nullable: false }),
+    sourcePage: t.exposeString('sourcePage'),
+    language: t.exposeString('language'),
+    userAgent: t.exposeString('userAgent'),
+    tags: t.field({ type: 'JSON', description: 'Array of {tag, color?}.', resolve: (r) => r.tags }),
+    notes: t.field({ type: 'JSON', description: 'Array of {_id, text, createdBy, createdAt, updatedAt}.', resolve: (r) => r.notes }),
+    rating: t.exposeInt('rating'),
+    rating_message: t.exposeString('rating_message'),
+    waiting_time: t.exposeInt('waiting_time', { description: 'Milliseconds from the first visitor message to the first agent message.' }),
+    transcript: t.exposeString('transcript'),
+    attributes: t.field({ type: 'JSON', resolve: (r) => r.attributes }),
+    channel: t.field({ type: 'JSON', resolve: (r) => r.channel }),
+    assigned_at: t.field({ type: 'DateTime', resolve: (r) => r.assigned_at }),
+    first_response_at: t.field({ type: 'DateTime', resolve: (r) => r.first_response_at }),
+    closed_at: t.field({ type: 'DateTime', resolve: (r) => r.closed_at }),
+    closed_by: t.exposeString('closed_by'),
+    createdBy: t.exposeString('createdBy'),
+    preflight: t.exposeBoolean('preflight', { nullable: false }),
+    priority: t.exposeString('priority', { nullable: false }),
+    location: t.field({ type: 'JSON', description: 'Empty: no geo lookup source is configured.', resolve: (r) => r.location }),
+    snapshot: t.field({ type: 'JSON', resolve: (r) => r.snapshot }),
+    assignment_reason: t.exposeString('assignment_reason', {
+      description: 'Why routing decided as it did: least_loaded, bot, pooled or no_agent_available.',
+    }),
+  }),
+});
+
+const RequestPage = builder.objectRef<Page>('RequestPage').implement({
+  fields: (t) => ({
+    perPage: t.exposeInt('perPage', { nullable: false }),
+    count: t.exposeInt('count', { nullable: false }),
+    requests: t.field({
+      type: [Request],
+      nullable: false,
+      resolve: (page) => page.requests.map((r) => ({ ...r, listView: true })),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  requests: t.field({
+    type: RequestPage,
+    nullable: false,
+    description: 'Requests the caller may see: admins all, agents those they take part in plus unassigned ones of their departments.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      sortField: t.arg.string(),
+      direction: t.arg.int(),
+      page: t.arg.int(),
+      limit: t.arg.int(),
+      full_text: t.arg.string(),
+      status: t.arg.string({ description: '100, 150, 1000, `all`, or a comma list; default: below 1000.' }),
+      start_date: t.arg.string({ description: 'DD/MM/YYYY' }),
+      end_date: t.arg.string({ description: 'DD/MM/YYYY (inclusive)' }),
+      ticket_id: t.arg.string(),
+      dept_id: t.arg.string(),
+      lead: t.arg.string(),
+      hasBot: t.arg.string({ description: 'true or false' }),
+      tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
+      channel: t.arg.string(),
+      snap_lead_email: t.arg.string(),
+      snap_lead_lead_id: t.arg.string(),
+    },
+    authScopes: minRole('agent'),
+    resolve: async (_root, { project_id, ...query }, ctx) =>
+      ctx.services.requests.list(project_id, await memberOf(ctx, project_id), definedArgs(query)),
+  }),
+  request: t.field({
+    type: Request,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: async (_root, args, ctx) => ctx.services.requests.get(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+  }),
+  requestChatbotParameters: t.field({
+    type: 'JSON',
+    nullable: false,
+    description: 'What bots stored on the request (attributes.chatbot_parameters), or an empty object.',
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('guest'),
+    resolve: async (_root, args, ctx) =>
+      ctx.services.requests.chatbotParameters(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+  }),
+}));
+
+builder.mutationFields((t) => {
+  const target = { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) };
+  return {
+    createRequest: t.field({
+      type: Request,
+      nullable: false,
+      description: 'An empty conversation, e.g. for a mass import of its messages; `preflight` ones wait for a first message to be routed.',
+      args: {
+        project_id: t.arg.string({ required: true }),
+        request_id: t.arg.string(),
+        first_text: t.arg.string(),
+        departmentid: t.arg.string(),
+        language: t.arg.string(),
+        sourcePage: t.arg.string(),
+        userAgent: t.arg.string(),
+        channel: t.arg({ type: 'JSON' }),
+        attributes: t.arg({ type: 'JSON' }),
+        priority: t.arg.string(),
+        preflight: t.arg.boolean(),
+        sender: t.arg.string({ description: 'Accepted and ignored: the caller opens the request.' }),
+      },
+      authScopes: minRole('guest'),
+      resolve: async (_root, { project_id, sender: _sender, ...input }, ctx) =>
+        ctx.services.requests.create(project_id, await memberOf(ctx, project_id), definedArgs(input)),
+    }),
+    updateRequest: t.field({
+      type: Request,
+      nullable: false,
+      description: 'Status moves through the state machine (illegal moves answer 409); attributes are merged.',
+      args: {
+        ...target,
+        first_text: t.arg.string(),
+        lead: t.arg.string(),
+        status: t.arg.int(),
+        tags: t.arg({ type: 'JSON' }),
+        rating: t.arg.float(),
+        rating_message: t.arg.string(),
+        language: t.arg.string(),
+        sourcePage: t.arg.string(),
+        priority: t.arg.string(),
+        attributes: t.arg({ type: 'JSON' }),
+      },
+      authScopes: minRole('agent', { botsInRequest: true }),
+      resolve: async (_root, { project_id, request_id, ...input }, ctx) =>
+        ctx.services.requests.update(project_id, await actorOf(ctx, project_id), request_id, definedArgs(input)),
+    }),
+    closeRequest: t.field({
+      type: Request,
+      nullable: false,
+      description: 'The requester may close their own request.',
+      args: target,
+      authScopes: minRole('guest'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.requests.close(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+    }),
+    reopenRequest: t.field({
+      type: Request,
+      nullable: false,
+      args: target,
+      authScopes: minRole('agent'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.requests.reopen(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+    }),
+    addRequestNote: t.field({
+      type: Request,
+      nullable: false,
+      args: { ...target, text: t.arg.string() },
+      authScopes: minRole('agent'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.requests.addNote(args.project_id, await memberOf(ctx, args.project_id), args.request_id, args.text ?? undefined),
+    }),
+    removeRequestNote: t.field({
+      type: Request,
+      nullable: false,
+      args: { ...target, note_id: t.arg.string() },
+      authScopes: minRole('agent'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.requests.removeNote(args.project_id, await memberOf(ctx, args.project_id), args.request_id, args.note_id ?? undefined),
+    }),
+    addRequestTags: t.field({
+      type: Request,
+      nullable: false,
+      description: 'Adds `tag` (a name, or {tag, color}) and/or `tags` (an array of them); tags already there are kept.',
+      args: { ...target, tag: t.arg({ type: 'JSON' }), color: t.arg.string(), tags: t.arg({ type: 'JSON' }) },
+      authScopes: minRole('agent'),
+      resolve: async (_root, { project_id, request_id, ...input }, ctx) =>
+        ctx.services.requests.addTags(project_id, await memberOf(ctx, project_id), request_id, definedArgs(input)),
+    }),
+    removeRequestTag: t.field({
+      type: Request,
+      nullable: false,
+      args: { ...target, tag: t.arg.string({ required: true }) },
+      authScopes: minRole('agent'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.requests.removeTag(args.project_id, await memberOf(ctx, args.project_id), args.request_id, args.tag),
+    }),
+    rateRequest: t.field({
+      type: Request,
+      nullable: false,
+      description: 'Accepts `rate`/`rate_message` (field table) and `rating`/`rating_message` (sample); 0 to 5.',
+      args: {
+        ...target,
+        rate: t.arg.float(),
+        rate_message: t.arg.string(),
+        rating: t.arg.float(),
+        rating_message: t.arg.string(),
+      },
+      authScopes: minRole('guest'),
+      resolve: async (_root, { project_id, request_id, ...input }, ctx) =>
+        ctx.services.requests.rate(project_id, await memberOf(ctx, project_id), request_id, definedArgs(input)),
+    }),
+    deleteRequest: t.field({
+      type: Request,
+      nullable: false,
+      description: 'Deletes the request and its messages.',
+      args: target,
+      authScopes: minRole('owner'),
+      resolve: (_root, args, ctx) => ctx.services.requests.remove(args.project_id, args.request_id),
+    }),
+  };
+});
+
+export const routes: RestRoutes = {
+  'Query.requests': { method: 'GET', path: '/:project_id/requests' },
+  'Query.request': { method: 'GET', path: '/:project_id/requests/:request_id' },
+  'Query.requestChatbotParameters': { method: 'GET', path: '/:project_id/requests/:request_id/chatbot/parameters' },
+  'Mutation.createRequest': { method: 'POST', path: '/:project_id/requests' },
+  'Mutation.updateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id' },
+  'Mutation.closeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/close' },
+  'Mutation.reopenRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/reopen' },
+  'Mutation.addRequestNote': { method: 'POST', path: '/:project_id/requests/:request_id/notes' },
+  'Mutation.removeRequestNote': { method: 'DELETE', path: '/:project_id/requests/:request_id/notes' },
+  'Mutation.addRequestTags': { method: 'PUT', path: '/:project_id/requests/:request_id/tag' },
+  'Mutation.removeRequestTag': { method: 'DELETE', path: '/:project_id/requests/:request_id/tag/:tag' },
+  'Mutation.rateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id/rating' },
+  'Mutation.deleteRequest': { method: 'DELETE', path: '/:project_id/requests/:request_id' },
+};

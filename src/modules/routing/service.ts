@@ -1,0 +1,191 @@
+import { badInput } from '../../errors.js';
+import { Prisma, type Department } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../infra/database.js';
+import type { ProjectService } from '../projects/service.js';
+import { RequestStatus } from '../requests/states.js';
+import { orderGroupsByDeficit, parseShares } from './shares.js';
+
+// Decides who serves a request: a department's bot, the least-loaded available agent
+// (`assigned` routing), or nobody yet (`pooled`, or no agent available). Every decision
+// says why in `assignment_reason`.
+
+export type AssignmentReason = 'least_loaded' | 'bot' | 'pooled' | 'no_agent_available';
+
+export interface Candidate {
+  teammateId: string;
+  userId: string;
+  firstname: string;
+  lastname: string;
+  load: number;
+}
+
+export interface RoutingDecision {
+  department: Department | null;
+  groupId: string | null;
+  status: typeof RequestStatus.UNSERVED | typeof RequestStatus.SERVED;
+  reason: AssignmentReason;
+  botId: string | null;
+  agent: Candidate | null;
+  /** Available agents considered (for the request snapshot). */
+  candidates: Candidate[];
+}
+
+export interface RouteOptions {
+  departmentId?: string | null;
+  nobot?: boolean;
+  /** The requester never serves their own request. */
+  requesterUserId?: string | null;
+}
+
+const servingRoles = ['owner', 'admin', 'agent'];
+
+interface CandidateRow {
+  id: string;
+  id_user: string;
+  load: number;
+  firstname: string;
+  lastname: string;
+  last_assigned: Date | null;
+}
+
+export class RoutingService {
+  constructor(
+    private db: Db,
+    private projects: ProjectService,
+  ) {}
+
+  /** The department named, or the project's default one; an unknown id is a 400. */
+  async department(tx: Tx | Db, projectId: string, departmentId?: string | null): Promise<Department | null> {
+    if (departmentId) {
+      const department = await tx.department.findFirst({ where: { id: departmentId, id_project: projectId } });
+      if (!department) throw badInput('departmentid', 'departmentid: no such department in this project');
+      return department;
+    }
+    return tx.department.findFirst({ where: { id_project: projectId, default: true }, orderBy: { createdAt: 'asc' } });
+  }
+
+  /**
+   * Runs inside the caller's transaction. With `assigned` routing the candidate rows stay locked
+   * (FOR UPDATE) until it commits, so concurrent decisions never push an agent past capacity.
+   */
+  async decide(tx: Tx, projectId: string, options: RouteOptions): Promise<RoutingDecision> {
+    const department = await this.department(tx, projectId, options.departmentId);
+    const routing = department?.routing ?? 'pooled';
+    const project = await tx.project.findUniqueOrThrow({ where: { id: projectId } });
+    const open = this.projects.isOpen(project);
+    const useBot = !!department?.id_bot && !options.nobot;
+    const lock = open && !useBot && routing === 'assigned';
+    const exclude = options.requesterUserId ?? null;
+
+    let groupId: string | null = null;
+    let candidates: Candidate[] = [];
+    const shares = department ? parseShares(department.groups) : [];
+    if (shares.length) {
+      const order = await orderGroupsByDeficit(tx, projectId, department!.id, shares);
+      groupId = order[0];
+      if (open) {
+        for (const id of order) {
+          candidates = await this.candidates(tx, projectId, await this.groupMembers(tx, projectId, id), exclude, lock);
+          if (candidates.length) {
+            groupId = id;
+            break;
+          }
+        }
+      }
+    } else {
+      const members = department?.id_group ? await this.groupMembers(tx, projectId, department.id_group) : null;
+      if (members) groupId = department!.id_group;
+      if (open) candidates = await this.candidates(tx, projectId, members, exclude, lock);
+    }
+
+    const base = { department, groupId, candidates, botId: null, agent: null };
+    if (useBot) return { ...base, status: RequestStatus.SERVED, reason: 'bot', botId: department!.id_bot };
+    if (!candidates.length) return { ...base, status: RequestStatus.UNSERVED, reason: 'no_agent_available' };
+    if (routing === 'pooled') return { ...base, status: RequestStatus.UNSERVED, reason: 'pooled' };
+    return { ...base, status: RequestStatus.SERVED, reason: 'least_loaded', agent: candidates[0] };
+  }
+
+  /** Members (user ids) of a live group; null when the group is gone, which routes to everyone. */
+  private async groupMembers(tx: Tx, projectId: string, groupId: string): Promise<string[] | null> {
+    const group = await tx.group.findFirst({ where: { id: groupId, id_project: projectId, trashed: false } });
+    return group ? group.members : null;
+  }
+
+  /**
+   * Active, available agents (or above) under their max_served_chat, least loaded first and,
+   * among equals, the one whose last assignment is oldest (round robin).
+   */
+  private async candidates(tx: Tx, projectId: string, members: string[] | null, exclude: string | null, lock: boolean) {
+    if (members && !members.length) return [];
+    const memberFilter = members ? Prisma.sql`AND pu."id_user" IN (${Prisma.join(members)})` : Prisma.empty;
+    const excludeFilter = exclude ? Prisma.sql`AND pu."id_user" <> ${exclude}` : Prisma.empty;
+    // Locking in id order keeps concurrent routers from deadlocking on each other.
+    const rows = await tx.$queryRaw<CandidateRow[]>`
+      SELECT pu."id", pu."id_user", pu."number_assigned_requests" AS load, u."firstname", u."lastname",
+             COALESCE(last."assigned_at", last."createdAt") AS last_assigned
+      FROM "ProjectUser" pu
+      JOIN "User" u ON u."id" = pu."id_user"
+      LEFT JOIN "Request" last ON last."id" = pu."last_request_id"
+      WHERE pu."id_project" = ${projectId} AND pu."trashed" = false AND pu."status" = 'active'
+        AND pu."user_available" = true AND pu."role" IN (${Prisma.join(servingRoles)})
+        AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")
+        ${memberFilter} ${excludeFilter}
+      ORDER BY pu."id"
+      ${lock ? Prisma.sql`FOR UPDATE OF pu` : Prisma.empty}`;
+    return rows
+      .sort(
+        (a, b) =>
+          a.load - b.load ||
+          (a.last_assigned?.getTime() ?? 0) - (b.last_assigned?.getTime() ?? 0) ||
+          (a.id < b.id ? -1 : 1),
+      )
+      .map((r) => ({ teammateId: r.id, userId: r.id_user, firstname: r.firstname, lastname: r.lastname, load: Number(r.load) }));
+  }
+
+  /**
+   * Locks one agent's row and answers whether they may take another request now
+   * (used by `take` and by adding a participant).
+   */
+  async lockForServing(tx: Tx, projectId: string, userId: string) {
+    const [row] = await tx.$queryRaw<Array<{ id: string; role: string; load: number; max: number | null }>>`
+      SELECT "id", "role", "number_assigned_requests" AS load, "max_served_chat" AS max
+      FROM "ProjectUser"
+      WHERE "id_project" = ${projectId} AND "id_user" = ${userId} AND "trashed" = false AND "status" = 'active'
+      FOR UPDATE`;
+    if (!row) return null;
+    return { teammateId: row.id, role: row.role, full: row.max != null && Number(row.load) >= row.max };
+  }
+
+  /**
+   * Recounts the open requests each agent takes part in. Callers hold (or take here) the
+   * teammate row locks, so the count each writer sees includes every committed assignment.
+   */
+  async syncLoads(tx: Tx, projectId: string, userIds: string[]) {
+    const ids = [...new Set(userIds)].filter((id) => !id.startsWith('bot_'));
+    if (!ids.length) return;
+    await tx.$executeRaw`
+      UPDATE "ProjectUser" pu SET "number_assigned_requests" = (
+        SELECT count(*) FROM "Request" r
+        WHERE r."id_project" = pu."id_project" AND r."status" <> ${RequestStatus.CLOSED}
+          AND pu."id_user" = ANY(r."participatingAgents"))
+      WHERE pu."id_project" = ${projectId} AND pu."id_user" IN (${Prisma.join(ids)})`;
+  }
+
+  /** Remembers the last request given to an agent (the round-robin tie-break). */
+  async recordAssignment(tx: Tx, projectId: string, userId: string, requestId: string) {
+    await tx.$executeRaw`
+      UPDATE "ProjectUser" SET "last_request_id" = ${requestId}
+      WHERE "id_project" = ${projectId} AND "id_user" = ${userId}`;
+  }
+
+  /** Requests still waiting because nobody could take them, oldest first. */
+  async waiting(projectId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.request.findMany({
+      where: { id_project: projectId, status: RequestStatus.UNSERVED, assignment_reason: 'no_agent_available' },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { request_id: true },
+      take: limit,
+    });
+    return rows.map((r) => r.request_id);
+  }
+}

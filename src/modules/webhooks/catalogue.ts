@@ -1,0 +1,178 @@
+import type { Db } from '../../infra/database.js';
+import type { LoggedEvent } from '../../infra/event-log.js';
+import { rowRecord, type RecordRenderer, type RestRecord } from './render.js';
+
+// The webhook event catalogue: the names a subscription may ask for and how each event's payload
+// is rendered. A payload is the record the event is about, as REST returns it. Renderers batch:
+// a burst of events of one name costs one query per table.
+//
+// Records whose module has a GraphQL type go through it (`typed`); the others are shaped from their
+// row with the same field names (`row`), until their module lands: switching is one line here.
+
+export interface RenderTools {
+  db: Db;
+  records: RecordRenderer;
+}
+
+/** Renders the payloads of events that share a name, keyed by event id. */
+export type Renderer = (events: LoggedEvent[], tools: RenderTools) => Promise<Map<string, RestRecord>>;
+
+export interface CatalogueEntry {
+  description: string;
+  render: Renderer;
+}
+
+type Row = { id: string } & Record<string, unknown>;
+type Loader = (db: Db, projectId: string, ids: string[]) => Promise<Row[]>;
+
+/** The record is gone (a hard delete): the receiver still learns which one. */
+function identifiers(event: LoggedEvent): RestRecord {
+  return { _id: event.subject, id: event.subject, id_project: event.projectId, deleted: true };
+}
+
+function byProject(events: LoggedEvent[]) {
+  const groups = new Map<string, LoggedEvent[]>();
+  for (const event of events) {
+    const group = groups.get(event.projectId) ?? [];
+    group.push(event);
+    groups.set(event.projectId, group);
+  }
+  return groups;
+}
+
+/** Loads the subjects and renders each with `shape`; a missing row becomes its identifiers. */
+function rendered(load: Loader, shape: (row: Row, tools: RenderTools) => Promise<RestRecord | null>): Renderer {
+  return async (events, tools) => {
+    const out = new Map<string, RestRecord>();
+    for (const [projectId, group] of byProject(events)) {
+      const rows = await load(tools.db, projectId, [...new Set(group.map((e) => e.subject))]);
+      const found = new Map(rows.map((r) => [r.id, r]));
+      for (const event of group) {
+        const row = found.get(event.subject);
+        out.set(event.id, (row && (await shape(row, tools))) || identifiers(event));
+      }
+    }
+    return out;
+  };
+}
+
+/** Through the module's GraphQL type, as its REST routes show it (from the row if the type is gone). */
+const typed = (typeName: string, load: Loader): Renderer =>
+  rendered(load, async (r, { records }) => (records.hasType(typeName) ? records.render(typeName, r) : rowRecord(r)));
+
+/** From the row, for records whose module has no GraphQL type yet. */
+const row = (load: Loader, options: Parameters<typeof rowRecord>[1] = {}): Renderer =>
+  rendered(load, async (r) => rowRecord(r, options));
+
+const load = {
+  teammates: ((db, projectId, ids) =>
+    db.projectUser.findMany({ where: { id_project: projectId, id: { in: ids } }, include: { user: true } })) as Loader,
+  invitations: ((db, projectId, ids) =>
+    db.invitation.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  departments: ((db, projectId, ids) =>
+    db.department.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  bots: ((db, projectId, ids) => db.bot.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  leads: ((db, projectId, ids) => db.lead.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  requests: ((db, projectId, ids) =>
+    db.request.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  messages: ((db, projectId, ids) =>
+    db.message.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  contents: ((db, projectId, ids) =>
+    db.kbContent.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  customEvents: ((db, projectId, ids) =>
+    db.customEvent.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+  subscriptions: ((db, projectId, ids) =>
+    db.subscription.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
+};
+
+const requestShape = { rename: { departmentId: 'department', leadId: 'lead' }, omit: ['channelName'] };
+const renderRequests = row(load.requests, requestShape);
+
+/** A message with `request`, the request it belongs to, embedded (as the notification spec shows). */
+const renderMessages: Renderer = async (events, tools) => {
+  const out = new Map<string, RestRecord>();
+  for (const [projectId, group] of byProject(events)) {
+    const messages = await load.messages(tools.db, projectId, [...new Set(group.map((e) => e.subject))]);
+    const requestIds = [...new Set(messages.map((m) => m.request_id as string))];
+    const requests = await tools.db.request.findMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
+    const requestByExternalId = new Map(requests.map((r) => [r.request_id, rowRecord(r, requestShape)]));
+    const found = new Map(messages.map((m) => [m.id, m]));
+    for (const event of group) {
+      const message = found.get(event.subject);
+      out.set(
+        event.id,
+        message
+          ? { ...rowRecord(message, { omit: ['receipts'] }), request: requestByExternalId.get(message.request_id as string) ?? null }
+          : identifiers(event),
+      );
+    }
+  }
+  return out;
+};
+
+/** project_user.invite names a pending invitation (payload.pending) or a teammate. */
+const renderTeammates = typed('Teammate', load.teammates);
+const renderInvitations = typed('PendingInvitation', load.invitations);
+const renderTeammateInvites: Renderer = async (events, tools) => {
+  const pending = events.filter((e) => e.payload.pending === true);
+  const members = events.filter((e) => e.payload.pending !== true);
+  return new Map([...(await renderInvitations(pending, tools)), ...(await renderTeammates(members, tools))]);
+};
+
+const renderDepartments = typed('Department', load.departments);
+const renderBots = typed('Bot', load.bots);
+const renderLeads = typed('Lead', load.leads);
+const renderCustomEvents = typed('CustomEvent', load.customEvents);
+const renderContents = row(load.contents, { omit: ['indexSeq', 'file'] });
+
+/** The subscription, without its secrets, plus why it was disabled. */
+const renderDisabledSubscriptions: Renderer = async (events, tools) => {
+  const base = await typed('WebhookSubscription', load.subscriptions)(events, tools);
+  for (const event of events) {
+    const record = base.get(event.id);
+    if (record) base.set(event.id, { ...record, reason: event.payload.reason ?? null });
+  }
+  return base;
+};
+
+export const customEventPrefix = 'event.emit.';
+/** A subscription to this name receives every custom event. */
+export const anyCustomEvent = 'event.emit';
+
+export const catalogue: Record<string, CatalogueEntry> = {
+  'message.create': { description: 'A message was added to a request (visitor, agent or bot).', render: renderMessages },
+  'request.create': { description: 'A request (conversation or ticket) was opened.', render: renderRequests },
+  'request.update': { description: 'A request changed (assignment, status, attributes...).', render: renderRequests },
+  'request.close': { description: 'A request was closed.', render: renderRequests },
+  'lead.create': { description: 'A lead (contact) was created.', render: renderLeads },
+  'lead.update': { description: 'A lead changed.', render: renderLeads },
+  'project_user.invite': {
+    description: 'A teammate was added, or an invitation is pending for an e-mail without an account.',
+    render: renderTeammateInvites,
+  },
+  'project_user.update': { description: 'A teammate changed (role, availability...).', render: renderTeammates },
+  'project_user.delete': { description: 'A teammate was removed from the project.', render: renderTeammates },
+  'department.create': { description: 'A department was created.', render: renderDepartments },
+  'department.update': { description: 'A department changed.', render: renderDepartments },
+  'department.delete': { description: 'A department was deleted (payload: its identifiers).', render: renderDepartments },
+  'bot.create': { description: 'A chatbot was created.', render: renderBots },
+  'bot.update': { description: 'A chatbot changed.', render: renderBots },
+  'bot.delete': { description: 'A chatbot was deleted (trashed).', render: renderBots },
+  'kb.content.indexed': { description: 'A knowledge-base content finished indexing.', render: renderContents },
+  'subscription.disabled': {
+    description: 'A webhook subscription was disabled after failing (410 Gone, or failing too long).',
+    render: renderDisabledSubscriptions,
+  },
+  [anyCustomEvent]: { description: 'Every custom event (`event.emit.<NAME>`).', render: renderCustomEvents },
+};
+
+/** The catalogue entry for an event name; every `event.emit.<NAME>` shares the custom-event one. */
+export function catalogueEntry(name: string): CatalogueEntry | undefined {
+  if (name.startsWith(customEventPrefix) && name.length > customEventPrefix.length) return catalogue[anyCustomEvent];
+  return Object.hasOwn(catalogue, name) ? catalogue[name] : undefined;
+}
+
+/** Whether a subscription to `subscribed` receives an event named `eventName`. */
+export function subscriptionMatches(subscribed: string, eventName: string): boolean {
+  return subscribed === eventName || (subscribed === anyCustomEvent && eventName.startsWith(customEventPrefix));
+}

@@ -1,0 +1,256 @@
+import type { Config } from '../../config.js';
+import type { Subscription } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/database.js';
+import type { EventLog } from '../../infra/event-log.js';
+import { RetryJobError } from '../../infra/job-queue.js';
+import type { Logger } from '../../infra/logger.js';
+import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundResponse } from '../../infra/outbound.js';
+import { Batch } from './batch.js';
+import { signedHeaders } from './signature.js';
+import { hookRecord } from './render.js';
+
+// Sends one delivery (one event to one subscription) and records the attempt. The delivery id is
+// the `webhook-id`: it is the same on every attempt, so receivers dedupe on it (at-least-once).
+
+export interface DeliveryJob {
+  deliveryId: string;
+  /** A manual redelivery: one attempt, outside the retry schedule. */
+  redelivery?: boolean;
+}
+
+export interface AttemptRecord {
+  at: string;
+  /** 1-based number among automatic attempts; null for a redelivery. */
+  attempt: number | null;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first kilobyte of the response body. */
+  response: string | null;
+  redelivery: boolean;
+}
+
+export const responseBytesKept = 1024;
+
+type Outcome = 'succeeded' | 'gone' | 'refused' | 'retry';
+
+type SubscriptionRow = Omit<Subscription, 'activeSince'>;
+interface PendingRecord {
+  id: string;
+  status: string;
+  nextAttemptAt: Date | null;
+  attempt: AttemptRecord;
+}
+type LoadedRow = { id: string; status: string; nextAttemptAt: Date | null; payload: unknown; occurredAt: Date; automaticAttempts: number } & {
+  [K in keyof SubscriptionRow as `s_${K & string}`]: SubscriptionRow[K];
+};
+interface LoadedDelivery {
+  id: string;
+  status: string;
+  nextAttemptAt: Date | null;
+  payload: unknown;
+  occurredAt: Date;
+  automaticAttempts: number;
+  subscription: SubscriptionRow;
+}
+
+export class WebhookSender {
+  constructor(
+    private db: Db,
+    private events: EventLog,
+    private config: Config,
+    private logger: Logger,
+  ) {}
+
+  get maxAttempts() {
+    return this.config.webhooks.retryScheduleMs.length + 1;
+  }
+
+  /** Delay before the attempt after attempt `n` (1-based), jitter of up to +20% included. */
+  retryDelayMs(n: number): number {
+    const base = this.config.webhooks.retryScheduleMs[Math.min(n, this.maxAttempts - 1) - 1] ?? 0;
+    return Math.round(base * (1 + Math.random() * 0.2));
+  }
+
+  private loads = new Batch<string, LoadedDelivery | undefined>((ids) => this.loadMany(ids));
+  private records = new Batch<PendingRecord, void>(async (records) => {
+    await this.recordMany(records);
+    return records.map(() => undefined);
+  });
+
+  /** Deliveries with their subscription and payload, in one round trip. */
+  private async loadMany(ids: string[]): Promise<Array<LoadedDelivery | undefined>> {
+    const rows = await this.db.$queryRaw<LoadedRow[]>`
+      SELECT d."id", d."status", d."nextAttemptAt", p."payload", p."occurredAt",
+        (SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))::int AS "automaticAttempts",
+        s."id" AS "s_id", s."id_project" AS "s_id_project", s."event" AS "s_event", s."target" AS "s_target",
+        s."secret" AS "s_secret", s."previousSecret" AS "s_previousSecret", s."previousSecretEnd" AS "s_previousSecretEnd",
+        s."enabled" AS "s_enabled", s."failingSince" AS "s_failingSince", s."disabledAt" AS "s_disabledAt",
+        s."disabledReason" AS "s_disabledReason", s."createdBy" AS "s_createdBy", s."createdAt" AS "s_createdAt",
+        s."updatedAt" AS "s_updatedAt", s."v" AS "s_v"
+      FROM "WebhookDelivery" d
+      JOIN "Subscription" s ON s."id" = d."subscriptionId"
+      JOIN "WebhookPayload" p ON p."eventId" = d."eventId"
+      WHERE d."id" = ANY(${ids})`;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) return undefined;
+      const subscription = Object.fromEntries(
+        Object.entries(row).filter(([k]) => k.startsWith('s_')).map(([k, v]) => [k.slice(2), v]),
+      ) as unknown as SubscriptionRow;
+      return {
+        id,
+        status: row.status,
+        nextAttemptAt: row.nextAttemptAt,
+        payload: row.payload,
+        occurredAt: row.occurredAt,
+        automaticAttempts: row.automaticAttempts,
+        subscription,
+      };
+    });
+  }
+
+  /**
+   * Appends attempts in place (a redelivery beside a retry keeps both) and sets each delivery's
+   * state; several records of one delivery in a batch are applied in order.
+   */
+  private async recordMany(records: PendingRecord[]) {
+    const merged = new Map<string, { id: string; status: string; next: string | null; attempts: AttemptRecord[] }>();
+    for (const r of records) {
+      const entry = merged.get(r.id) ?? { id: r.id, status: r.status, next: null, attempts: [] };
+      entry.status = r.status;
+      entry.next = r.nextAttemptAt?.toISOString() ?? null;
+      entry.attempts.push(r.attempt);
+      merged.set(r.id, entry);
+    }
+    await this.db.$executeRaw`
+      UPDATE "WebhookDelivery" AS d
+      SET "status" = x."status", "nextAttemptAt" = x."next", "attempts" = d."attempts" || x."attempts",
+          "updatedAt" = ${new Date()}, "v" = d."v" + 1
+      FROM jsonb_to_recordset(${JSON.stringify([...merged.values()])}::jsonb)
+        AS x("id" text, "status" text, "next" timestamp(3), "attempts" jsonb)
+      WHERE d."id" = x."id"`;
+  }
+
+  async deliver(job: DeliveryJob): Promise<void> {
+    const delivery = await this.loads.call(job.deliveryId);
+    // Gone with its subscription, or settled by an earlier copy of this job.
+    if (!delivery || (!job.redelivery && delivery.status !== 'pending')) return;
+    const { subscription } = delivery;
+    const attempt = job.redelivery ? null : delivery.automaticAttempts + 1;
+    const now = new Date();
+
+    if (!subscription.enabled || (attempt !== null && attempt > this.maxAttempts)) {
+      const error = subscription.enabled ? 'not sent: no attempts left' : 'not sent: the subscription is disabled';
+      await this.record(delivery.id, 'failed', null, { at: now.toISOString(), attempt, statusCode: null, durationMs: 0, error, response: null, redelivery: !!job.redelivery });
+      return;
+    }
+
+    const body = JSON.stringify({
+      timestamp: delivery.occurredAt.getTime(),
+      payload: delivery.payload,
+      hook: hookRecord(subscription),
+    });
+    const secrets = [subscription.secret];
+    if (subscription.previousSecret && subscription.previousSecretEnd && subscription.previousSecretEnd > now) {
+      secrets.push(subscription.previousSecret);
+    }
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'support-platform-webhooks/3',
+      ...signedHeaders(secrets, delivery.id, Math.floor(now.getTime() / 1000), body),
+      // For receivers written against the legacy header, which carried the secret itself.
+      'x-hook-secret': subscription.secret,
+    };
+
+    let outcome: Outcome;
+    let response: OutboundResponse | undefined;
+    let error: string | null = null;
+    const started = performance.now();
+    try {
+      response = await safeFetch(
+        subscription.target,
+        { method: 'POST', headers, body, timeoutMs: this.config.webhooks.timeoutMs, maxResponseBytes: responseBytesKept },
+        this.config.outbound,
+      );
+      if (response.status >= 200 && response.status < 300) outcome = 'succeeded';
+      else if (response.status === 410) outcome = 'gone';
+      else {
+        outcome = 'retry';
+        error = `HTTP ${response.status}`;
+      }
+    } catch (failure) {
+      if (failure instanceof OutboundRefusedError) {
+        outcome = 'refused';
+        error = `refused: ${failure.message}`;
+      } else if (failure instanceof OutboundTimeoutError) {
+        outcome = 'retry';
+        error = `timeout: ${failure.message}`;
+      } else {
+        outcome = 'retry';
+        const code = (failure as NodeJS.ErrnoException).code;
+        error = `connection: ${code ? `${code} ` : ''}${(failure as Error).message}`.trim();
+      }
+    }
+
+    const entry: AttemptRecord = {
+      at: now.toISOString(),
+      attempt,
+      statusCode: response?.status ?? null,
+      durationMs: response?.durationMs ?? Math.round(performance.now() - started),
+      error,
+      response: response ? response.body.toString('utf8') : null,
+      redelivery: !!job.redelivery,
+    };
+
+    if (outcome === 'succeeded') {
+      await this.record(delivery.id, 'succeeded', null, entry);
+      if (subscription.failingSince) {
+        await this.db.subscription.updateMany({ where: { id: subscription.id, failingSince: { not: null } }, data: { failingSince: null } });
+      }
+      return;
+    }
+    if (outcome === 'gone') {
+      await this.record(delivery.id, job.redelivery && delivery.status === 'succeeded' ? 'succeeded' : 'failed', null, entry);
+      await this.disable(subscription.id, subscription.id_project, 'the target answered 410 Gone');
+      return;
+    }
+
+    const failingSince = subscription.failingSince ?? now;
+    if (!subscription.failingSince) {
+      await this.db.subscription.updateMany({ where: { id: subscription.id, failingSince: null }, data: { failingSince: now } });
+    }
+    const failingTooLong = now.getTime() - failingSince.getTime() >= this.config.webhooks.disableAfterMs;
+
+    if (job.redelivery) {
+      // A failed redelivery leaves a delivery that is still being retried to its schedule.
+      await this.record(delivery.id, delivery.status === 'pending' ? 'pending' : 'failed', delivery.nextAttemptAt, entry);
+    } else if (outcome === 'retry' && attempt! < this.maxAttempts && !failingTooLong) {
+      const delayMs = this.retryDelayMs(attempt!);
+      await this.record(delivery.id, 'pending', new Date(Date.now() + delayMs), entry);
+      throw new RetryJobError(`webhook delivery ${delivery.id} attempt ${attempt} failed: ${error}`, delayMs);
+    } else {
+      await this.record(delivery.id, 'failed', null, entry);
+    }
+    if (failingTooLong) {
+      await this.disable(subscription.id, subscription.id_project, `failing since ${failingSince.toISOString()}`);
+    }
+  }
+
+  private record(id: string, status: string, nextAttemptAt: Date | null, attempt: AttemptRecord) {
+    return this.records.call({ id, status, nextAttemptAt, attempt });
+  }
+
+  /** Disables a subscription once, recording a `subscription.disabled` event. */
+  private async disable(subscriptionId: string, projectId: string, reason: string) {
+    await this.events.transaction(async (tx, emit) => {
+      const { count } = await tx.subscription.updateMany({
+        where: { id: subscriptionId, enabled: true },
+        data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
+      });
+      if (count) await emit({ projectId, name: 'subscription.disabled', subject: subscriptionId, payload: { reason } });
+    });
+    this.logger.warn({ subscription: subscriptionId, reason }, 'webhook subscription disabled');
+  }
+}

@@ -1,0 +1,243 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../infra/database.js';
+import type { EventBus } from '../../infra/event-bus.js';
+import { projectChannel, type LoggedEvent } from '../../infra/event-log.js';
+import type { JobQueue } from '../../infra/job-queue.js';
+import type { Logger } from '../../infra/logger.js';
+import { catalogueEntry, subscriptionMatches, type RenderTools } from './catalogue.js';
+import type { RestRecord } from './render.js';
+
+// Turns the event log into deliveries. For each project, undispatched events are read in sequence
+// order; each event some enabled subscription wants is rendered once, one WebhookDelivery row is
+// written per subscription (unique per subscription and event, so a second pass adds nothing),
+// the events are marked dispatched in the same transaction, and one job per new delivery is queued
+// (job id = delivery id). It runs on every bus event of a watched project, on a periodic sweep and
+// at start; a crash anywhere in between leaves undispatched events or pending deliveries, which the
+// next sweep picks up again.
+
+export const deliveryJob = 'webhooks.deliver';
+/** Signals, across nodes, that a project has a new subscription to watch. */
+export const subscriptionsChannel = 'webhooks:subscriptions';
+
+const batchSize = 200;
+
+interface EventRow {
+  id: string;
+  id_project: string;
+  seq: bigint;
+  name: string;
+  subject: string;
+  payload: unknown;
+  createdAt: Date;
+}
+
+function toLogged(row: EventRow): LoggedEvent {
+  return {
+    id: row.id,
+    projectId: row.id_project,
+    seq: Number(row.seq),
+    name: row.name,
+    subject: row.subject,
+    payload: (row.payload ?? {}) as Record<string, unknown>,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export class WebhookDispatcher {
+  private watched = new Map<string, () => void>();
+  private runs = new Map<string, Promise<void>>();
+  private again = new Set<string>();
+  private stopped = true;
+
+  constructor(
+    private db: Db,
+    private bus: EventBus,
+    private queue: JobQueue,
+    private config: Config,
+    private logger: Logger,
+    private tools: () => RenderTools,
+  ) {}
+
+  /** Starts listening and sweeping; the returned function stops both. */
+  async start(): Promise<() => Promise<void>> {
+    this.stopped = false;
+    const unlisten = this.bus.subscribe(subscriptionsChannel, (message) => {
+      if (typeof message.projectId === 'string') this.watch(message.projectId);
+    });
+    const unwatchGaps = this.bus.onGap(() => void this.sweep());
+    let sweeping: Promise<void> | undefined;
+    const tick = () => {
+      sweeping ??= this.sweep().finally(() => (sweeping = undefined));
+    };
+    const timer = setInterval(tick, this.config.webhooks.sweepIntervalMs);
+    timer.unref();
+    await this.recover({ all: true }).catch((error) => this.logger.error({ err: error }, 'webhook recovery failed'));
+    tick();
+    return async () => {
+      this.stopped = true;
+      clearInterval(timer);
+      unlisten();
+      unwatchGaps();
+      for (const unsubscribe of this.watched.values()) unsubscribe();
+      this.watched.clear();
+      await sweeping;
+      await Promise.allSettled([...this.runs.values()]);
+    };
+  }
+
+  /** Follows a project's bus channel so its events are dispatched as they happen. */
+  watch(projectId: string) {
+    if (this.stopped || this.watched.has(projectId)) return;
+    this.watched.set(projectId, this.bus.subscribe(projectChannel(projectId), () => void this.dispatch(projectId)));
+    void this.dispatch(projectId);
+  }
+
+  /** Watches the projects with subscriptions, dispatches every pending event and re-queues lost deliveries. */
+  async sweep() {
+    try {
+      const projects = await this.db.subscription.findMany({ where: { enabled: true }, distinct: ['id_project'], select: { id_project: true } });
+      for (const { id_project } of projects) this.watch(id_project);
+      const pending = await this.db.$queryRaw<{ id_project: string }[]>`
+        SELECT DISTINCT "id_project" FROM "DomainEvent" WHERE "dispatchedAt" IS NULL`;
+      for (const { id_project } of pending) await this.dispatch(id_project);
+      await this.recover({ all: false });
+    } catch (error) {
+      this.logger.error({ err: error }, 'webhook sweep failed');
+    }
+  }
+
+  /** Dispatches a project's pending events; one run per project at a time, rerun if asked meanwhile. */
+  dispatch(projectId: string): Promise<void> {
+    const running = this.runs.get(projectId);
+    if (running) {
+      this.again.add(projectId);
+      return running;
+    }
+    const run = (async () => {
+      do {
+        this.again.delete(projectId);
+        while (!this.stopped && (await this.dispatchBatch(projectId)) === batchSize);
+      } while (this.again.has(projectId) && !this.stopped);
+    })()
+      .catch((error) => this.logger.error({ err: error, project: projectId }, 'webhook dispatch failed'))
+      .finally(() => this.runs.delete(projectId));
+    this.runs.set(projectId, run);
+    return run;
+  }
+
+  /** One batch of a project's undispatched events; answers how many were read. */
+  private async dispatchBatch(projectId: string): Promise<number> {
+    const rows = await this.db.$queryRaw<EventRow[]>`
+      SELECT "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
+      WHERE "id_project" = ${projectId} AND "dispatchedAt" IS NULL ORDER BY "seq" LIMIT ${batchSize}`;
+    if (!rows.length) return 0;
+    const events = rows.map(toLogged);
+    const subscriptions = await this.db.subscription.findMany({
+      where: { id_project: projectId, enabled: true },
+      select: { id: true, event: true, activeSince: true },
+    });
+
+    // Who gets what: a subscription receives the events logged while it is enabled.
+    const wanted = new Map<string, string[]>();
+    for (const event of events) {
+      const at = new Date(event.createdAt);
+      const ids = subscriptions.filter((s) => s.activeSince <= at && subscriptionMatches(s.event, event.name)).map((s) => s.id);
+      if (ids.length && catalogueEntry(event.name)) wanted.set(event.id, ids);
+    }
+
+    // Rendered before claiming: rendering reads through the services, outside any transaction.
+    const payloads = new Map<string, RestRecord>();
+    const byName = new Map<string, LoggedEvent[]>();
+    for (const event of events) {
+      if (!wanted.has(event.id)) continue;
+      byName.set(event.name, [...(byName.get(event.name) ?? []), event]);
+    }
+    for (const [name, group] of byName) {
+      for (const [id, payload] of await catalogueEntry(name)!.render(group, this.tools())) payloads.set(id, payload);
+    }
+
+    const created = await this.db.$transaction(async (tx) => {
+      // Another dispatcher may hold some of these; it writes their deliveries, we skip them.
+      const claimed = await tx.$queryRaw<{ id: string }[]>`
+        SELECT "id" FROM "DomainEvent" WHERE "id" = ANY(${events.map((e) => e.id)}) AND "dispatchedAt" IS NULL
+        FOR UPDATE SKIP LOCKED`;
+      const ids = new Set(claimed.map((c) => c.id));
+      const mine = events.filter((e) => ids.has(e.id) && wanted.has(e.id) && payloads.has(e.id));
+      if (mine.length) {
+        await tx.webhookPayload.createMany({
+          data: mine.map((e) => ({
+            eventId: e.id,
+            id_project: projectId,
+            name: e.name,
+            payload: payloads.get(e.id) as object,
+            occurredAt: new Date(e.createdAt),
+          })),
+          skipDuplicates: true,
+        });
+      }
+      const now = new Date();
+      const deliveries = mine.length
+        ? await tx.webhookDelivery.createManyAndReturn({
+            data: mine.flatMap((e) =>
+              wanted.get(e.id)!.map((subscriptionId) => ({
+                id_project: projectId,
+                subscriptionId,
+                eventId: e.id,
+                event: e.name,
+                nextAttemptAt: now,
+              })),
+            ),
+            skipDuplicates: true,
+            select: { id: true },
+          })
+        : [];
+      if (ids.size) {
+        await tx.domainEvent.updateMany({ where: { id: { in: [...ids] } }, data: { dispatchedAt: now } });
+      }
+      return deliveries;
+    });
+
+    if (created.length) {
+      await this.queue.enqueueMany(
+        deliveryJob,
+        created.map((d) => ({ data: { deliveryId: d.id }, options: { jobId: d.id } })),
+      );
+    }
+    return rows.length;
+  }
+
+  /**
+   * Queues pending deliveries again: at start all of them (an embedded restart lost its timers),
+   * later those overdue, whose job was lost (a crash between commit and enqueue, a dropped job).
+   * Queuing is idempotent by job id.
+   */
+  async recover({ all }: { all: boolean }) {
+    const graceMs = this.config.webhooks.timeoutMs + 60_000;
+    const cutoff = new Date(Date.now() - graceMs);
+    let after = '';
+    for (;;) {
+      const pending = await this.db.webhookDelivery.findMany({
+        where: { status: 'pending', id: { gt: after }, ...(all ? {} : { nextAttemptAt: { lt: cutoff } }) },
+        orderBy: { id: 'asc' },
+        take: 500,
+        select: { id: true, nextAttemptAt: true },
+      });
+      if (!pending.length) return;
+      after = pending[pending.length - 1].id;
+      const now = Date.now();
+      await this.queue.enqueueMany(
+        deliveryJob,
+        pending.map((d) => ({
+          data: { deliveryId: d.id },
+          options: {
+            jobId: d.id,
+            delayMs: Math.max(0, (d.nextAttemptAt?.getTime() ?? now) - now),
+            replaceFinished: !all,
+          },
+        })),
+      );
+      if (!all) this.logger.info({ count: pending.length }, 'overdue webhook deliveries queued again (a no-op for those still queued)');
+      if (pending.length < 500 || this.stopped) return;
+    }
+  }
+}

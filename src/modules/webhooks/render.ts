@@ -1,0 +1,140 @@
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import {
+  execute,
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  GraphQLObjectType,
+  GraphQLSchema,
+  Kind,
+  type DocumentNode,
+  type GraphQLNamedType,
+} from 'graphql';
+import type { Context } from '../../context.js';
+import { forbidden } from '../../errors.js';
+import { withoutNestedArguments } from '../../rest/nested-arguments.js';
+import { toRestValue } from '../../rest/shape.js';
+import type { Services } from '../../services.js';
+
+// Webhook payloads are records as REST returns them. A record whose module has a GraphQL type is
+// rendered through that type with the selection SOFA builds for a REST route (same depth, same
+// nested-argument pruning, `revision` renamed to `__v`); the others are shaped from their row.
+
+export type RestRecord = Record<string, unknown>;
+
+/** GraphQL types SOFA treats as models: nested occurrences of them show only their id. */
+function sofaModels(schema: GraphQLSchema): string[] {
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  const found = new Map<string, { list: boolean; single: boolean }>();
+  const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  for (const field of Object.values(fields)) {
+    const type = getNamedType(field.type);
+    if (!isObjectType(type) || !type.getFields().id) continue;
+    const entry = found.get(type.name) ?? { list: false, single: false };
+    found.set(type.name, entry);
+    const unwrapped = isNonNullType(field.type) ? field.type.ofType : field.type;
+    if (isListType(unwrapped) || String(field.type).includes('[')) {
+      entry.list ||= plain(field.name) === plain(`${type.name}s`) && !field.args.some((a) => isNonNullType(a.type));
+    } else {
+      entry.single ||= plain(field.name) === plain(type.name) && field.args.length === 1 && field.args[0].name === 'id';
+    }
+  }
+  return [...found].filter(([, e]) => e.list && e.single).map(([name]) => name);
+}
+
+/**
+ * The context payloads are rendered with: nobody signed in, no role anywhere. A payload leaves the
+ * platform, so it shows no more than a record shows to any reader (a bot's secret stays null).
+ */
+export function payloadContext(services: Services): Context {
+  const request = new Request('http://webhooks.internal/render');
+  return {
+    services,
+    request,
+    clientIp: '127.0.0.1',
+    principal: async () => null,
+    teammate: async () => null,
+    hasRole: async () => false,
+    requireRole: async () => {
+      throw forbidden('webhook payloads are rendered without a role');
+    },
+  } as Context;
+}
+
+export class RecordRenderer {
+  private documents = new Map<string, { schema: GraphQLSchema; document: DocumentNode }>();
+  private models: string[] | undefined;
+
+  constructor(
+    private schema: () => GraphQLSchema,
+    private context: () => Context,
+  ) {}
+
+  /** Whether the schema defines an object type of that name (its module is built). */
+  hasType(typeName: string): boolean {
+    return isObjectType(this.schema().getType(typeName));
+  }
+
+  /** The record as a REST route returning `typeName` shows it; null when the type cannot render it. */
+  async render(typeName: string, value: unknown): Promise<RestRecord | null> {
+    const { schema, document } = this.documentFor(typeName);
+    const result = await execute({ schema, document, rootValue: { node: value }, contextValue: this.context() });
+    const node = (result.data as { node?: unknown } | null | undefined)?.node;
+    return node ? toRestValue<RestRecord>(node) : null;
+  }
+
+  private documentFor(typeName: string) {
+    let entry = this.documents.get(typeName);
+    if (entry) return entry;
+    const full = this.schema();
+    const type = full.getType(typeName) as GraphQLNamedType | undefined;
+    if (!type || !isObjectType(type)) throw new Error(`no GraphQL object type ${typeName}`);
+    // A one-field schema over the real types, so any row can be rendered, trashed ones included.
+    const schema = new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: 'Query',
+        fields: { node: { type, resolve: (root: { node: unknown }) => root.node } },
+      }),
+    });
+    this.models ??= sofaModels(full);
+    const operation = buildOperationNodeForField({
+      schema,
+      kind: 'query' as never,
+      field: 'node',
+      models: this.models,
+      ignore: [],
+      circularReferenceDepth: 2,
+    });
+    const document = withoutNestedArguments({ kind: Kind.DOCUMENT, definitions: [operation] });
+    entry = { schema, document };
+    this.documents.set(typeName, entry);
+    return entry;
+  }
+}
+
+/** A row as REST shows records: `_id` and `id`, `__v`, ISO dates; `rename` maps column → wire name. */
+export function rowRecord(
+  row: Record<string, unknown>,
+  options: { rename?: Record<string, string>; omit?: string[] } = {},
+): RestRecord {
+  const out: RestRecord = { _id: row.id };
+  for (const [key, value] of Object.entries(row)) {
+    if (options.omit?.includes(key)) continue;
+    const name = key === 'v' ? '__v' : (options.rename?.[key] ?? key);
+    out[name] = plain(value);
+  }
+  return out;
+}
+
+function plain(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(plain);
+  return value;
+}
+
+/** A subscription as REST shows it, never with its secrets: the `hook` of every notification. */
+export function hookRecord(subscription: Record<string, unknown> & { id: string }): RestRecord {
+  return rowRecord(subscription, { omit: ['secret', 'previousSecret', 'previousSecretEnd', 'activeSince'] });
+}

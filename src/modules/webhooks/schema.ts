@@ -1,0 +1,168 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder, recordFields, type RestRoutes, type Types } from '../../graphql/record.js';
+import { minRole } from '../../graphql/scopes.js';
+import { definedArgs } from '../../graphql/args.js';
+import type { AttemptRecord } from './delivery.js';
+import type { DeliveryPage, DeliveryRecord, SubscriptionRecord, SubscriptionWithSecret } from './service.js';
+
+// `Subscription` is GraphQL's root type for subscriptions, so the webhook one is `WebhookSubscription`.
+
+function subscriptionFields<T extends SubscriptionRecord>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, T>) {
+  const f = t as unknown as PothosSchemaTypes.ObjectFieldBuilder<Types, SubscriptionRecord>;
+  return {
+    ...recordFields(f),
+    id_project: f.exposeString('id_project', { nullable: false }),
+    event: f.exposeString('event', { nullable: false, description: 'A catalogue event name, `event.emit` or `event.emit.<NAME>`.' }),
+    target: f.exposeString('target', { nullable: false, description: 'The http(s) URL notifications are POSTed to.' }),
+    enabled: f.exposeBoolean('enabled', { nullable: false, description: 'False once disabled (410 Gone, failing too long, or by hand).' }),
+    failingSince: f.field({ type: 'DateTime', resolve: (s) => s.failingSince, description: 'Start of the current run of failures.' }),
+    disabledAt: f.field({ type: 'DateTime', resolve: (s) => s.disabledAt }),
+    disabledReason: f.exposeString('disabledReason'),
+    createdBy: f.exposeString('createdBy'),
+  };
+}
+
+export const WebhookSubscription = builder.objectRef<SubscriptionRecord>('WebhookSubscription').implement({
+  description: 'A webhook subscription: an event name bound to a target URL. Its secret is shown only on creation and rotation.',
+  fields: (t) => subscriptionFields(t),
+});
+
+const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>('WebhookSubscriptionWithSecret').implement({
+  description: 'A subscription with its signing secret (`whsec_...`), returned on creation and rotation only.',
+  fields: (t) => ({
+    ...subscriptionFields(t),
+    secret: t.exposeString('secret', { nullable: false }),
+    previousSecretExpiresAt: t.field({
+      type: 'DateTime',
+      description: 'After a rotation: until then deliveries carry a signature with the previous secret too.',
+      resolve: (s) => s.previousSecretEnd,
+    }),
+  }),
+});
+
+const WebhookAttempt = builder.objectRef<AttemptRecord>('WebhookAttempt').implement({
+  description: 'One try at sending a delivery.',
+  fields: (t) => ({
+    at: t.exposeString('at', { nullable: false }),
+    attempt: t.exposeInt('attempt', { description: 'Number among automatic attempts; null for a redelivery.' }),
+    statusCode: t.exposeInt('statusCode', { description: 'HTTP status answered; null when none (refused, timeout, connection error).' }),
+    durationMs: t.exposeInt('durationMs', { nullable: false }),
+    error: t.exposeString('error'),
+    response: t.exposeString('response', { description: 'The first kilobyte of the response body.' }),
+    redelivery: t.exposeBoolean('redelivery', { nullable: false }),
+  }),
+});
+
+const WebhookDelivery = builder.objectRef<DeliveryRecord>('WebhookDelivery').implement({
+  description: 'One event sent to one subscription; its id is the `webhook-id` header of every attempt.',
+  fields: (t) => ({
+    ...recordFields(t),
+    id_project: t.exposeString('id_project', { nullable: false }),
+    subscriptionId: t.exposeString('subscriptionId', { nullable: false }),
+    eventId: t.exposeString('eventId', { nullable: false }),
+    event: t.exposeString('event', { nullable: false }),
+    status: t.exposeString('status', { nullable: false, description: '`pending` (attempts left), `succeeded` or `failed`.' }),
+    attempts: t.field({
+      type: [WebhookAttempt],
+      nullable: false,
+      resolve: (d) => d.attempts as unknown as AttemptRecord[],
+    }),
+    nextAttemptAt: t.field({ type: 'DateTime', resolve: (d) => d.nextAttemptAt }),
+  }),
+});
+
+const WebhookDeliveryPage = builder.objectRef<DeliveryPage>('WebhookDeliveryPage').implement({
+  fields: (t) => ({
+    count: t.exposeInt('count', { nullable: false }),
+    page: t.exposeInt('page', { nullable: false }),
+    limit: t.exposeInt('limit', { nullable: false }),
+    deliveries: t.field({ type: [WebhookDelivery], nullable: false, resolve: (p) => p.deliveries }),
+  }),
+});
+
+const projectAndId = (arg: ArgBuilder<Types>) => ({
+  project_id: arg.string({ required: true }),
+  id: arg.string({ required: true }),
+});
+
+builder.queryFields((t) => ({
+  webhookSubscriptions: t.field({
+    type: [WebhookSubscription],
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.webhooks.list(args.project_id),
+  }),
+  webhookSubscription: t.field({
+    type: WebhookSubscription,
+    nullable: false,
+    args: projectAndId(t.arg),
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.webhooks.get(args.project_id, args.id),
+  }),
+  webhookDeliveries: t.field({
+    type: WebhookDeliveryPage,
+    nullable: false,
+    description: 'The delivery log of a subscription, newest first.',
+    args: {
+      ...projectAndId(t.arg),
+      page: t.arg.int({ description: 'Zero-based page number (default 0).' }),
+      limit: t.arg.int({ description: 'Page size, 1 to 100 (default 40).' }),
+      status: t.arg.string({ description: '`pending`, `succeeded` or `failed`.' }),
+    },
+    authScopes: minRole('admin'),
+    resolve: (_root, { project_id, id, ...query }, ctx) => ctx.services.webhooks.deliveries(project_id, id, definedArgs(query)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhookSubscription: t.field({
+    type: WebhookSubscriptionWithSecret,
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), event: t.arg.string(), target: t.arg.string() },
+    authScopes: minRole('admin'),
+    resolve: async (_root, { project_id, ...input }, ctx) =>
+      ctx.services.webhooks.create(project_id, (await ctx.principal())!.userId, definedArgs(input)),
+  }),
+  updateWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    nullable: false,
+    args: { ...projectAndId(t.arg), event: t.arg.string(), target: t.arg.string(), enabled: t.arg.boolean() },
+    authScopes: minRole('admin'),
+    resolve: (_root, { project_id, id, ...input }, ctx) => ctx.services.webhooks.update(project_id, id, definedArgs(input)),
+  }),
+  deleteWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    nullable: false,
+    args: projectAndId(t.arg),
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.webhooks.remove(args.project_id, args.id),
+  }),
+  rotateWebhookSubscriptionSecret: t.field({
+    type: WebhookSubscriptionWithSecret,
+    nullable: false,
+    description: 'A new secret; the previous one keeps signing deliveries (beside the new one) for 24 hours.',
+    args: projectAndId(t.arg),
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.webhooks.rotateSecret(args.project_id, args.id),
+  }),
+  redeliverWebhook: t.field({
+    type: WebhookDelivery,
+    nullable: false,
+    description: 'Sends a past delivery again, now, with the same `webhook-id`; the attempt joins its log.',
+    args: { ...projectAndId(t.arg), delivery_id: t.arg.string({ required: true }) },
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.webhooks.redeliver(args.project_id, args.id, args.delivery_id),
+  }),
+}));
+
+export const routes: RestRoutes = {
+  'Query.webhookSubscriptions': { method: 'GET', path: '/:project_id/subscriptions' },
+  'Query.webhookSubscription': { method: 'GET', path: '/:project_id/subscriptions/:id' },
+  'Query.webhookDeliveries': { method: 'GET', path: '/:project_id/subscriptions/:id/deliveries' },
+  'Mutation.createWebhookSubscription': { method: 'POST', path: '/:project_id/subscriptions' },
+  'Mutation.updateWebhookSubscription': { method: 'PUT', path: '/:project_id/subscriptions/:id' },
+  'Mutation.deleteWebhookSubscription': { method: 'DELETE', path: '/:project_id/subscriptions/:id' },
+  'Mutation.rotateWebhookSubscriptionSecret': { method: 'POST', path: '/:project_id/subscriptions/:id/rotate' },
+  'Mutation.redeliverWebhook': { method: 'POST', path: '/:project_id/subscriptions/:id/deliveries/:delivery_id/redeliver' },
+};

@@ -1,0 +1,24 @@
+import type { Plugin } from 'graphql-yoga';
+
+// Legacy clients read the new subscription's secret from the `x-hook-secret` response header.
+// SOFA cannot set headers, so the REST answer to POST /v3/:project_id/subscriptions gets it here.
+
+const creationPath = /^\/v3\/[^/]+\/subscriptions\/?$/;
+
+export function useHookSecretHeader(): Plugin {
+  return {
+    async onResponse({ request, response, setResponse }) {
+      if (request.method !== 'POST' || response.status !== 200) return;
+      if (!creationPath.test(new URL(request.url).pathname)) return;
+      const text = await response.text();
+      const headers = new Headers(response.headers);
+      try {
+        const secret = (JSON.parse(text) as { secret?: unknown }).secret;
+        if (typeof secret === 'string') headers.set('x-hook-secret', secret);
+      } catch {
+        // Not the JSON record: passed on untouched.
+      }
+      setResponse(new Response(text, { status: response.status, headers }));
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { conflict, notFound, parseInput } from '../../errors.js';
+import type { Db } from '../../infra/database.js';
+import type { EventBus } from '../../infra/event-bus.js';
+import type { EventLog } from '../../infra/event-log.js';
+import type { BackgroundTask, JobQueue } from '../../infra/job-queue.js';
+import type { Logger } from '../../infra/logger.js';
+import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
+import { listingInput, pageOf } from '../../listing.js';
+import type { Services } from '../../services.js';
+import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
+import { WebhookSender, type DeliveryJob } from './delivery.js';
+import { deliveryJob, subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
+import { payloadContext, RecordRenderer } from './render.js';
+import { newSecret } from './signature.js';
+
+export type SubscriptionRecord = Subscription;
+/** A subscription as returned by creation and rotation: the only times its secret is shown. */
+export type SubscriptionWithSecret = Subscription & { revealSecret: true };
+export type DeliveryRecord = WebhookDelivery;
+
+/** How long the secret replaced by a rotation keeps signing deliveries beside the new one. */
+export const rotationOverlapMs = 24 * 60 * 60 * 1000;
+
+const eventName = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(200)
+  .refine(
+    (name) => !!catalogueEntry(name),
+    `must be one of ${Object.keys(catalogue).join(', ')} or ${customEventPrefix}<NAME>`,
+  );
+
+const target = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL without credentials');
+
+const createInput = z.object({ event: eventName, target });
+const updateInput = z.object({ event: eventName.optional(), target: target.optional(), enabled: z.boolean().optional() });
+const deliveriesInput = listingInput(['createdAt'], 'createdAt').extend({
+  status: z.enum(['pending', 'succeeded', 'failed'], { message: 'must be pending, succeeded or failed' }).optional(),
+});
+
+export interface DeliveryPage {
+  count: number;
+  page: number;
+  limit: number;
+  deliveries: DeliveryRecord[];
+}
+
+export class WebhookService {
+  readonly sender: WebhookSender;
+  readonly dispatcher: WebhookDispatcher;
+  private renderer?: RecordRenderer;
+
+  constructor(
+    private db: Db,
+    private events: EventLog,
+    private bus: EventBus,
+    private queue: JobQueue,
+    private config: Config,
+    logger: Logger,
+  ) {
+    this.sender = new WebhookSender(db, events, config, logger);
+    this.dispatcher = new WebhookDispatcher(db, bus, queue, config, logger, () => {
+      if (!this.renderer) throw new Error('the webhook dispatcher renders only once started');
+      return { db, records: this.renderer };
+    });
+  }
+
+  /** The dispatcher, run beside the workers; rendering payloads needs the whole service set. */
+  dispatcherTask(services: Services): BackgroundTask {
+    return {
+      name: 'webhooks.dispatcher',
+      start: async () => {
+        // Imported here: the schema imports every module, this one included.
+        const { schema } = await import('../../graphql/schema.js');
+        this.renderer = new RecordRenderer(() => schema, () => payloadContext(services));
+        return this.dispatcher.start();
+      },
+    };
+  }
+
+  list(projectId: string) {
+    return this.db.subscription.findMany({ where: { id_project: projectId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  async get(projectId: string, id: string) {
+    const subscription = await this.db.subscription.findFirst({ where: { id, id_project: projectId } });
+    if (!subscription) throw notFound('subscription');
+    return subscription;
+  }
+
+  async create(projectId: string, userId: string, input: unknown): Promise<SubscriptionWithSecret> {
+    const data = parseInput(createInput, input);
+    const subscription = await this.events.transaction(async (tx, emit) => {
+      const created = await tx.subscription.create({
+        data: { id_project: projectId, event: data.event, target: data.target, secret: newSecret(), createdBy: userId },
+      });
+      await emit({ projectId, name: 'subscription.create', subject: created.id, payload: { event: created.event } });
+      return created;
+    });
+    await this.announce(projectId);
+    return { ...subscription, revealSecret: true };
+  }
+
+  async update(projectId: string, id: string, input: unknown) {
+    const data = parseInput(updateInput, input);
+    await this.get(projectId, id);
+    const subscription = await this.events.transaction(async (tx, emit) => {
+      const saved = await tx.subscription.update({
+        where: { id },
+        data: {
+          event: data.event,
+          target: data.target,
+          // Enabling again starts with a clean record.
+          ...(data.enabled === true ? { enabled: true, activeSince: new Date(), failingSince: null, disabledAt: null, disabledReason: null } : {}),
+          ...(data.enabled === false ? { enabled: false, disabledAt: new Date(), disabledReason: 'disabled by a teammate' } : {}),
+        },
+      });
+      await emit({ projectId, name: 'subscription.update', subject: id, payload: { fields: Object.keys(data) } });
+      return saved;
+    });
+    if (subscription.enabled) await this.announce(projectId);
+    return subscription;
+  }
+
+  async remove(projectId: string, id: string) {
+    const subscription = await this.get(projectId, id);
+    await this.events.transaction(async (tx, emit) => {
+      await tx.subscription.delete({ where: { id } });
+      await emit({ projectId, name: 'subscription.delete', subject: id });
+    });
+    return subscription;
+  }
+
+  /** A new secret; the old one keeps signing (beside it) for 24 hours so receivers can switch. */
+  async rotateSecret(projectId: string, id: string): Promise<SubscriptionWithSecret> {
+    const current = await this.get(projectId, id);
+    const subscription = await this.events.transaction(async (tx, emit) => {
+      const saved = await tx.subscription.update({
+        where: { id },
+        data: {
+          secret: newSecret(),
+          previousSecret: current.secret,
+          previousSecretEnd: new Date(Date.now() + rotationOverlapMs),
+        },
+      });
+      await emit({ projectId, name: 'subscription.update', subject: id, payload: { fields: ['secret'] } });
+      return saved;
+    });
+    return { ...subscription, revealSecret: true };
+  }
+
+  /** The delivery log of a subscription, newest first. */
+  async deliveries(projectId: string, id: string, query: unknown): Promise<DeliveryPage> {
+    await this.get(projectId, id);
+    const listing = parseInput(deliveriesInput, query);
+    const where = { id_project: projectId, subscriptionId: id, ...(listing.status ? { status: listing.status } : {}) };
+    const [count, deliveries] = await Promise.all([
+      this.db.webhookDelivery.count({ where }),
+      this.db.webhookDelivery.findMany({ where, ...pageOf(listing) }),
+    ]);
+    return { count, page: listing.page, limit: listing.limit, deliveries };
+  }
+
+  /** Sends a past delivery again now, as one more attempt with the same `webhook-id`. */
+  async redeliver(projectId: string, id: string, deliveryId: string) {
+    const subscription = await this.get(projectId, id);
+    if (!subscription.enabled) throw conflict('the subscription is disabled: enable it before redelivering');
+    const delivery = await this.db.webhookDelivery.findFirst({ where: { id: deliveryId, subscriptionId: id, id_project: projectId } });
+    if (!delivery) throw notFound('delivery');
+    const job: DeliveryJob = { deliveryId, redelivery: true };
+    await this.queue.enqueue(deliveryJob, { ...job }, { jobId: `${deliveryId}-redelivery-${Date.now()}` });
+    return delivery;
+  }
+
+  /** Lets every dispatcher (this node's and the others') follow the project's events. */
+  private async announce(projectId: string) {
+    this.dispatcher.watch(projectId);
+    await this.bus.publish(subscriptionsChannel, { projectId });
+  }
+}

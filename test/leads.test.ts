@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+let p: SeededProject;
+let other: SeededProject;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  p = await t.seedProject('Leads');
+  other = await t.seedProject('Elsewhere');
+});
+afterAll(() => t.close());
+
+const path = (rest = '') => `/v3/${p.projectId}/leads${rest}`;
+
+async function createLead(body: Record<string, unknown> = {}, project = p) {
+  const res = await t.post(`/v3/${project.projectId}/leads`, { token: project.agent.token, body: { fullname: 'Ann Lee', ...body } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+async function eventNames(subject: string) {
+  const events = await t.infra.database.prisma.domainEvent.findMany({ where: { subject }, orderBy: { seq: 'asc' } });
+  return events.map((e) => e.name);
+}
+
+const names = (body: { leads: Array<{ fullname: string }> }) => body.leads.map((l) => l.fullname);
+
+describe('POST /leads', () => {
+  it('creates a lead with the standard fields', async () => {
+    const res = await t.post(path(), {
+      token: p.agent.token,
+      body: { fullname: 'Mario Rossi', email: 'mario@example.test', lead_id: 'ext-1', attributes: { plan: 'pro' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      fullname: 'Mario Rossi',
+      email: 'mario@example.test',
+      lead_id: 'ext-1',
+      attributes: { plan: 'pro' },
+      tags: [],
+      phone: null,
+      id_project: p.projectId,
+      createdBy: p.agent.userId,
+      __v: 0,
+    });
+    expect(res.body._id).toBe(res.body.id);
+    expect(await eventNames(res.body._id)).toEqual(['lead.create']);
+  });
+
+  it('updates the lead of a known lead_id instead of duplicating it', async () => {
+    const first = await createLead({ lead_id: 'ext-same', email: 'a@example.test' });
+    const again = await t.post(path(), { token: p.agent.token, body: { lead_id: 'ext-same', fullname: 'New Name' } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ _id: first._id, fullname: 'New Name', email: 'a@example.test', __v: 1 });
+    expect(await t.infra.database.prisma.lead.count({ where: { id_project: p.projectId, lead_id: 'ext-same' } })).toBe(1);
+    expect(await eventNames(first._id)).toEqual(['lead.create', 'lead.update']);
+  });
+
+  it('creates one lead for concurrent creates with the same lead_id', async () => {
+    const bodies = Array.from({ length: 4 }, (_, i) => ({ lead_id: 'ext-race', fullname: `Racer ${i}` }));
+    const replies = await Promise.all(bodies.map((body) => t.post(path(), { token: p.agent.token, body })));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(replies.map((r) => r.body._id)).size).toBe(1);
+  });
+
+  it('keeps lead_id unique per project only', async () => {
+    const mine = await createLead({ lead_id: 'ext-both' });
+    const theirs = await createLead({ lead_id: 'ext-both' }, other);
+    expect(theirs._id).not.toBe(mine._id);
+  });
+
+  it('answers 400 naming an invalid e-mail', async () => {
+    const res = await t.post(path(), { token: p.agent.token, body: { email: 'not-an-email' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'email' });
+  });
+
+  it('answers 400 naming attributes that are not an object', async () => {
+    const res = await t.post(path(), { token: p.agent.token, body: { attributes: [1, 2] } });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('attributes');
+  });
+});
+
+describe('GET /leads', () => {
+  let q: SeededProject;
+  beforeAll(async () => {
+    q = await t.seedProject('Listing');
+    const people = [
+      { fullname: 'Carla Bianchi', email: 'carla@acme.test', company: 'Acme', tags: ['vip', 'eu'] },
+      { fullname: 'Bruno Verdi', email: 'bruno@globex.test', company: 'Globex', tags: ['eu'] },
+      { fullname: 'Anna Neri', email: 'ANNA@initech.test', company: 'Initech Acme', tags: [] },
+    ];
+    for (const body of people) await createLead(body, q);
+  });
+  const list = (query = '') => t.get(`/v3/${q.projectId}/leads${query}`, { token: q.agent.token });
+
+  it('answers perPage, count and the leads, newest first', async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ perPage: 40, count: 3 });
+    expect(names(res.body)).toEqual(['Anna Neri', 'Bruno Verdi', 'Carla Bianchi']);
+  });
+
+  it('sorts by sortField and direction', async () => {
+    expect(names((await list('?sortField=fullname&direction=1')).body)).toEqual(['Anna Neri', 'Bruno Verdi', 'Carla Bianchi']);
+    expect(names((await list('?sortField=company&direction=-1')).body)).toEqual(['Anna Neri', 'Bruno Verdi', 'Carla Bianchi']);
+    expect(names((await list('?sortField=createdAt&direction=1')).body)).toEqual(['Carla Bianchi', 'Bruno Verdi', 'Anna Neri']);
+  });
+
+  it('pages with page (0 first) and limit, counting every match', async () => {
+    const res = await list('?sortField=fullname&direction=1&limit=2&page=1');
+    expect(res.body).toMatchObject({ perPage: 2, count: 3 });
+    expect(names(res.body)).toEqual(['Carla Bianchi']);
+  });
+
+  it('searches part of the e-mail in any case', async () => {
+    expect(names((await list('?email=anna@INITECH')).body)).toEqual(['Anna Neri']);
+  });
+
+  it('searches full_text in name, e-mail and company, every word', async () => {
+    expect(names((await list('?full_text=acme&sortField=fullname&direction=1')).body)).toEqual(['Anna Neri', 'Carla Bianchi']);
+    expect(names((await list('?full_text=carla%20acme')).body)).toEqual(['Carla Bianchi']);
+    expect(names((await list('?full_text=globex.test')).body)).toEqual(['Bruno Verdi']);
+  });
+
+  it('treats % and _ in searches as plain characters', async () => {
+    expect((await list('?full_text=%25')).body.count).toBe(0);
+    expect((await list('?email=_')).body.count).toBe(0);
+  });
+
+  it('filters by tags, requiring all of them', async () => {
+    expect(names((await list('?tags=eu&sortField=fullname&direction=1')).body)).toEqual(['Bruno Verdi', 'Carla Bianchi']);
+    expect(names((await list('?tags=eu,vip')).body)).toEqual(['Carla Bianchi']);
+    expect(names((await list('?tags=eu&tags=vip')).body)).toEqual(['Carla Bianchi']);
+  });
+
+  it('answers 400 naming a limit over 100', async () => {
+    const res = await list('?limit=101');
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('limit');
+  });
+
+  it('answers 400 naming an unknown sortField', async () => {
+    const res = await list('?sortField=password');
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('sortField');
+  });
+
+  it('answers 400 naming a direction other than 1 or -1', async () => {
+    const res = await list('?direction=0');
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('direction');
+  });
+
+  it('answers 404 for an unknown segment', async () => {
+    expect((await list('?segment=unknown')).status).toBe(404);
+  });
+
+  it('returns one lead by id', async () => {
+    const lead = await createLead();
+    const res = await t.get(path(`/${lead._id}`), { token: p.agent.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(lead);
+  });
+});
+
+describe('PUT /leads/:id', () => {
+  it('updates every listed field', async () => {
+    const lead = await createLead({ attributes: { old: true } });
+    const body = {
+      email: 'new@example.test',
+      fullname: 'New Name',
+      phone: '+39 123',
+      company: 'Acme',
+      note: 'Called twice',
+      streetAddress: 'Via Roma 1',
+      city: 'Rome',
+      region: 'Lazio',
+      zipcode: '00100',
+      country: 'Italy',
+      tags: ['vip', 'vip', 'eu'],
+      attributes: { plan: 'pro' },
+    };
+    const res = await t.put(path(`/${lead._id}`), { token: p.agent.token, body });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ...body, tags: ['vip', 'eu'], __v: 1 });
+    expect(await eventNames(lead._id)).toEqual(['lead.create', 'lead.update']);
+  });
+
+  it('clears a field given as an empty string and keeps the others', async () => {
+    const lead = await createLead({ phone: '+1 555', city: 'Paris' });
+    const res = await t.put(path(`/${lead._id}`), { token: p.agent.token, body: { phone: '' } });
+    expect(res.body).toMatchObject({ phone: null, city: 'Paris' });
+  });
+
+  it('answers 400 naming an invalid e-mail', async () => {
+    const lead = await createLead();
+    const res = await t.put(path(`/${lead._id}`), { token: p.agent.token, body: { email: 'nope' } });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('email');
+  });
+});
+
+describe('DELETE /leads/:id', () => {
+  it('returns the deleted lead, which is then gone', async () => {
+    const lead = await createLead();
+    const res = await t.delete(path(`/${lead._id}`), { token: p.agent.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(lead);
+    expect((await t.get(path(`/${lead._id}`), { token: p.agent.token })).status).toBe(404);
+    expect(await eventNames(lead._id)).toEqual(['lead.create', 'lead.delete']);
+  });
+});
+
+describe('roles', () => {
+  it('answers 403 to a user below agent', async () => {
+    expect((await t.get(path(), { token: p.user.token })).status).toBe(403);
+    expect((await t.post(path(), { token: p.guest.token, body: { fullname: 'x' } })).status).toBe(403);
+  });
+
+  it('answers 401 without credentials', async () => {
+    expect((await t.get(path())).status).toBe(401);
+  });
+});
+
+describe('tenancy', () => {
+  it('answers 404 to another project owner naming their own project', async () => {
+    const lead = await createLead();
+    const url = `/v3/${other.projectId}/leads/${lead._id}`;
+    expect((await t.get(url, { token: other.owner.token })).status).toBe(404);
+    expect((await t.put(url, { token: other.owner.token, body: { fullname: 'Mine' } })).status).toBe(404);
+    expect((await t.delete(url, { token: other.owner.token })).status).toBe(404);
+  });
+
+  it('answers 403 to another project owner naming this project', async () => {
+    const lead = await createLead();
+    expect((await t.get(path(`/${lead._id}`), { token: other.owner.token })).status).toBe(403);
+  });
+
+  it('lists only the leads of the project named', async () => {
+    const lead = await createLead({ fullname: 'Only Mine' });
+    const theirs = await t.get(`/v3/${other.projectId}/leads?full_text=Only%20Mine`, { token: other.owner.token });
+    expect(theirs.body.leads.map((l: { _id: string }) => l._id)).not.toContain(lead._id);
+  });
+});
+
+describe('GraphQL', () => {
+  it('creates, lists, updates and deletes a lead', async () => {
+    const token = p.agent.token;
+    const vars = { project_id: p.projectId };
+    const created = await t.gql(
+      `mutation($project_id: String!) { createLead(project_id: $project_id, fullname: "Gina", email: "gina@example.test", tags: ["gql"]) { _id fullname tags } }`,
+      vars,
+      token,
+    );
+    const lead = created.body.data.createLead;
+    expect(lead).toMatchObject({ fullname: 'Gina', tags: ['gql'] });
+
+    const listed = await t.gql(
+      `query($project_id: String!) { leads(project_id: $project_id, tags: ["gql"], full_text: "gina", sortField: "fullname", direction: 1, page: 0, limit: 10) { perPage count leads { _id } } }`,
+      vars,
+      token,
+    );
+    expect(listed.body.data.leads).toEqual({ perPage: 10, count: 1, leads: [{ _id: lead._id }] });
+
+    const updated = await t.gql(
+      `mutation($project_id: String!, $id: String!) { updateLead(project_id: $project_id, id: $id, email: null, city: "Turin") { email city fullname } }`,
+      { ...vars, id: lead._id },
+      token,
+    );
+    expect(updated.body.data.updateLead).toEqual({ email: null, city: 'Turin', fullname: 'Gina' });
+
+    const read = await t.gql(`query($project_id: String!, $id: String!) { lead(project_id: $project_id, id: $id) { city } }`, { ...vars, id: lead._id }, token);
+    expect(read.body.data.lead.city).toBe('Turin');
+
+    const deleted = await t.gql(`mutation($project_id: String!, $id: String!) { deleteLead(project_id: $project_id, id: $id) { _id } }`, { ...vars, id: lead._id }, token);
+    expect(deleted.body.data.deleteLead._id).toBe(lead._id);
+  });
+});

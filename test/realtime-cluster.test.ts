@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../src/config.js';
+import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
+import { eventually, openRequest, send } from './helpers/conversations.js';
+import { productionMode } from './helpers/environment.js';
+import { connect, subscribe } from './helpers/realtime.js';
+
+// Several server nodes sharing one database and one Redis prefix (production mode only).
+
+let a: { client: TestApp; url: string; config: Config };
+let b: { client: TestApp; url: string };
+let p: SeededProject;
+const ttl = '1s';
+
+beforeAll(async () => {
+  if (!productionMode) return;
+  const first = await createTestServer({ PRESENCE_TTL: ttl });
+  a = { client: first.client, url: first.server.url, config: first.config };
+  const second = await createTestServer({ PRESENCE_TTL: ttl }, { databaseUrl: first.config.databaseUrl, prefix: first.config.redisPrefix });
+  b = { client: second.client, url: second.server.url };
+  p = await a.client.seedProject();
+});
+afterAll(async () => {
+  if (!productionMode) return;
+  await b.client.close();
+  await a.client.close();
+});
+
+const lastSeq = async () => Number((await a.client.infra.database.prisma.project.findUniqueOrThrow({ where: { id: p.projectId } })).eventSeq);
+const presenceQuery = `subscription($p: String!, $after: Int) { teammatePresence(project_id: $p, after: $after) { status teammate { _id } } }`;
+
+/** Starts a node in a child process on the shared database and Redis prefix. */
+async function spawnNode(): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/node-process.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-node-')),
+      JWT_SECRET: a.config.jwtSecret,
+      BCRYPT_ROUNDS: '4',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: a.config.databaseUrl,
+      REDIS_PREFIX: a.config.redisPrefix,
+      PRESENCE_TTL: ttl,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', (line) => resolve(JSON.parse(line).url));
+    child.once('exit', (code) => reject(new Error(`node exited with ${code}`)));
+  });
+  return { url, process: child };
+}
+
+describe.skipIf(!productionMode)('two nodes sharing Redis', () => {
+  it('deliver a message posted on node B to a subscriber on node A', async () => {
+    const requestId = await openRequest(a.client, p);
+    const sub = subscribe(connect(a.url, p.admin.token).client, `subscription($p: String!, $r: String!, $after: Int) {
+      requestMessages(project_id: $p, request_id: $r, after: $after) { seq message { text } } }`, { p: p.projectId, r: requestId, after: await lastSeq() });
+    await send(b.client, p.projectId, p.guest.token, requestId, { text: 'from B' });
+    const [event] = await sub.take(1);
+    expect(event.message.text).toBe('from B');
+    sub.stop();
+  });
+
+  it('keep a teammate online until their last socket closes, whichever node holds it', async () => {
+    const watcher = subscribe(connect(a.url, p.admin.token).client, presenceQuery, { p: p.projectId, after: await lastSeq() });
+    const onA = connect(a.url, p.agent.token);
+    const onB = connect(b.url, p.agent.token);
+    await Promise.all([onA.ready, onB.ready]);
+    await watcher.waitFor((e) => e.teammate._id === p.agent.teammateId && e.status === 'online');
+    await onA.client.dispose();
+    await eventually(async () => (await b.client.services.presence.liveConnections(p.agent.userId)) === 1);
+    const teammate = await a.client.services.teammates.get(p.projectId, p.agent.teammateId);
+    expect(teammate.presence).toMatchObject({ status: 'online' });
+    await onB.client.dispose();
+    await watcher.waitFor((e) => e.teammate._id === p.agent.teammateId && e.status === 'offline');
+    watcher.stop();
+  });
+
+  it('take a teammate offline when the node holding their socket dies', async () => {
+    const watcher = subscribe(connect(a.url, p.admin.token).client, presenceQuery, { p: p.projectId, after: await lastSeq() });
+    const node = await spawnNode();
+    try {
+      const socket = connect(node.url, p.user.token);
+      await socket.ready;
+      await watcher.waitFor((e) => e.teammate._id === p.user.teammateId && e.status === 'online');
+      node.process.kill('SIGKILL');
+      const offline = await watcher.waitFor((e) => e.teammate._id === p.user.teammateId && e.status === 'offline', 15_000);
+      expect(offline.status).toBe('offline');
+      await socket.client.dispose();
+    } finally {
+      node.process.kill('SIGKILL');
+      watcher.stop();
+    }
+  });
+});

@@ -1,0 +1,230 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
+import { eventually, newRequestId, onlyAvailable, openRequest, send } from './helpers/conversations.js';
+import { productionMode, redisUrl } from './helpers/environment.js';
+import { connect, subscribe } from './helpers/realtime.js';
+
+let t: TestApp;
+let url: string;
+beforeAll(async () => {
+  const started = await createTestServer({ PRESENCE_TTL: '2s' });
+  t = started.client;
+  url = started.server.url;
+});
+afterAll(() => t.close());
+
+const messagesQuery = `subscription($p: String!, $r: String!, $after: Int) {
+  requestMessages(project_id: $p, request_id: $r, after: $after) { seq name message { _id text status receipts attributes } }
+}`;
+const requestsQuery = `subscription($p: String!, $after: Int) {
+  projectRequests(project_id: $p, after: $after) { seq name request_id request { request_id status participants } }
+}`;
+const presenceQuery = `subscription($p: String!, $after: Int) {
+  teammatePresence(project_id: $p, after: $after) { seq status changedAt teammate { _id presence user_available } }
+}`;
+
+/** The project's last event sequence: subscribing `after` it misses nothing, however late the server subscribes. */
+const lastSeq = async (projectId: string) =>
+  Number((await t.infra.database.prisma.project.findUniqueOrThrow({ where: { id: projectId } })).eventSeq);
+
+const clients: Array<{ dispose(): void | Promise<void> }> = [];
+const open = (token?: string) => {
+  const c = connect(url, token);
+  clients.push(c.client);
+  return c;
+};
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+});
+
+describe('requestMessages subscription', () => {
+  let p: SeededProject;
+  beforeAll(async () => {
+    p = await t.seedProject();
+  });
+
+  it('delivers new messages of the request, with their sequence numbers, and no others', async () => {
+    const requestId = await openRequest(t, p);
+    const other = await openRequest(t, p);
+    const sub = subscribe(open(p.admin.token).client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });
+    await send(t, p.projectId, p.guest.token, other, { text: 'elsewhere' });
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'one' });
+    await send(t, p.projectId, p.admin.token, requestId, { text: 'two' });
+    const [a, b] = await sub.take(2);
+    expect([a.message.text, b.message.text]).toEqual(['one', 'two']);
+    expect(a).toMatchObject({ name: 'message.create', message: { status: 200 } });
+    expect(b.seq).toBeGreaterThan(a.seq);
+    sub.stop();
+  });
+
+  it('delivers receipt updates', async () => {
+    const requestId = await openRequest(t, p);
+    const sub = subscribe(open(p.guest.token).client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });
+    const sent = await send(t, p.projectId, p.guest.token, requestId, { text: 'seen?' });
+    await t.put(`/v3/${p.projectId}/requests/${requestId}/messages/${sent.body._id}/status`, { token: p.admin.token, body: { status: 300 } });
+    const update = await sub.waitFor((e) => e.name === 'message.update');
+    expect(update.message).toMatchObject({ _id: sent.body._id, status: 300, receipts: { [p.admin.userId]: 300 } });
+    sub.stop();
+  });
+
+  it('keeps hidden messages from the end user', async () => {
+    const requestId = await openRequest(t, p);
+    const sub = subscribe(open(p.guest.token).client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });
+    await send(t, p.projectId, p.admin.token, requestId, { text: 'note to self', attributes: { hidden: true } });
+    await send(t, p.projectId, p.admin.token, requestId, { text: 'visible' });
+    const [first] = await sub.take(1);
+    expect(first.message.text).toBe('visible');
+    sub.stop();
+  });
+
+  it('replays what was missed after `after`, then continues live, without gap or duplicate', async () => {
+    const requestId = await openRequest(t, p);
+    const before = await lastSeq(p.projectId);
+    for (const text of ['m1', 'm2', 'm3']) await send(t, p.projectId, p.guest.token, requestId, { text });
+    const sub = subscribe(open(p.admin.token).client, messagesQuery, { p: p.projectId, r: requestId, after: before });
+    await sub.take(3);
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'm4' });
+    const events = await sub.take(4);
+    expect(events.map((e) => e.message.text)).toEqual(['m1', 'm2', 'm3', 'm4']);
+    sub.stop();
+  });
+
+  it('lets a client that disconnected resume from its last sequence and miss nothing', async () => {
+    const requestId = await openRequest(t, p);
+    const first = open(p.admin.token);
+    const sub = subscribe(first.client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'a' });
+    const [seen] = await sub.take(1);
+    await first.client.dispose();
+    for (const text of ['b', 'c']) await send(t, p.projectId, p.guest.token, requestId, { text });
+    const resumed = subscribe(open(p.admin.token).client, messagesQuery, { p: p.projectId, r: requestId, after: seen.seq });
+    await resumed.take(2);
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'd' });
+    const events = await resumed.take(3);
+    expect(events.map((e) => e.message.text)).toEqual(['b', 'c', 'd']);
+    expect(new Set(events.map((e) => e.seq)).size).toBe(3);
+    resumed.stop();
+  });
+
+  it.skipIf(!productionMode)('misses nothing when the Redis pub/sub connection is killed mid-stream', async () => {
+    const requestId = await openRequest(t, p);
+    const sub = subscribe(open(p.admin.token).client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'before' });
+    await sub.take(1);
+    const admin = new Redis(redisUrl!);
+    try {
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    } finally {
+      admin.disconnect();
+    }
+    for (const text of ['during-1', 'during-2', 'during-3']) await send(t, p.projectId, p.guest.token, requestId, { text });
+    const events = await sub.take(4, 20_000);
+    expect(events.map((e) => e.message.text)).toEqual(['before', 'during-1', 'during-2', 'during-3']);
+    sub.stop();
+  });
+
+  it('refuses a guest subscribing to someone else\'s request', async () => {
+    const requestId = await openRequest(t, p);
+    const other = await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname: 'Eve' } });
+    const sub = subscribe(open(other.body.token).client, messagesQuery, { p: p.projectId, r: requestId });
+    expect(JSON.stringify(await sub.failure())).toMatch(/FORBIDDEN/);
+  });
+
+  it('answers an unknown request with NOT_FOUND', async () => {
+    const sub = subscribe(open(p.admin.token).client, messagesQuery, { p: p.projectId, r: newRequestId() });
+    expect(JSON.stringify(await sub.failure())).toMatch(/NOT_FOUND/);
+  });
+});
+
+describe('projectRequests subscription', () => {
+  it('shows an agent the requests they may see, and drops one that leaves their view', async () => {
+    const p = await t.seedProject();
+    await onlyAvailable(t, p, [p.owner]);
+    const pool = (await t.post(`/v3/${p.projectId}/departments`, { token: p.admin.token, body: { name: 'Pool', routing: 'pooled' } })).body._id;
+    const sub = subscribe(open(p.agent.token).client, requestsQuery, { p: p.projectId, after: await lastSeq(p.projectId) });
+    const servedByOwner = await openRequest(t, p);
+    const pooled = await openRequest(t, p, { departmentid: pool });
+    const created = await sub.waitFor((e) => e.name === 'request.create');
+    expect(created).toMatchObject({ request_id: pooled, request: { status: 100 } });
+    await t.post(`/v3/${p.projectId}/requests/${pooled}/participants`, { token: p.admin.token, body: { member: p.owner.userId } });
+    const gone = await sub.waitFor((e) => e.request_id === pooled && e.name === 'request.update');
+    expect(gone.request).toBeNull();
+    expect(sub.events.some((e) => e.request_id === servedByOwner)).toBe(false);
+    sub.stop();
+  });
+
+  it('shows an admin every request', async () => {
+    const p = await t.seedProject();
+    const sub = subscribe(open(p.admin.token).client, requestsQuery, { p: p.projectId, after: await lastSeq(p.projectId) });
+    const requestId = await openRequest(t, p);
+    await t.put(`/v3/${p.projectId}/requests/${requestId}/close`, { token: p.owner.token });
+    const closed = await sub.waitFor((e) => e.name === 'request.close');
+    expect(closed).toMatchObject({ request_id: requestId, request: { status: 1000 } });
+    sub.stop();
+  });
+
+  it('needs the agent role', async () => {
+    const p = await t.seedProject();
+    const sub = subscribe(open(p.guest.token).client, requestsQuery, { p: p.projectId });
+    expect(JSON.stringify(await sub.failure())).toMatch(/FORBIDDEN/);
+  });
+});
+
+describe('teammate presence', () => {
+  it('is online while a websocket is open and offline when the last one closes', async () => {
+    const p = await t.seedProject();
+    const watcher = subscribe(open(p.admin.token).client, presenceQuery, { p: p.projectId, after: await lastSeq(p.projectId) });
+    const first = open(p.agent.token);
+    const second = open(p.agent.token);
+    await Promise.all([first.ready, second.ready]);
+    const online = await watcher.waitFor((e) => e.teammate._id === p.agent.teammateId && e.status === 'online');
+    expect(online.teammate).toMatchObject({ presence: { status: 'online' }, user_available: true });
+    await first.client.dispose();
+    await eventually(async () => (await t.services.presence.liveConnections(p.agent.userId)) === 1);
+    const teammate = await t.get(`/v3/${p.projectId}/project_users/${p.agent.teammateId}`, { token: p.admin.token });
+    expect(teammate.body.presence).toMatchObject({ status: 'online', changedAt: expect.any(String) });
+    await second.client.dispose();
+    const offline = await watcher.waitFor((e) => e.teammate._id === p.agent.teammateId && e.status === 'offline');
+    expect(offline.teammate.user_available).toBe(true);
+    watcher.stop();
+  });
+
+  it('ignores anonymous end users', async () => {
+    const p = await t.seedProject();
+    const guest = open(p.guest.token);
+    await guest.ready;
+    const membership = await t.services.teammates.get(p.projectId, p.guest.teammateId);
+    expect(membership.presence).toEqual({ status: 'offline' });
+  });
+});
+
+describe('typing indicators', () => {
+  it('reach the subscribers of the request and are not stored', async () => {
+    const p = await t.seedProject();
+    const requestId = await openRequest(t, p);
+    const logged = () => t.infra.database.prisma.domainEvent.count({ where: { id_project: p.projectId, name: { not: 'project_user.update' } } });
+    const events = await logged();
+    const sub = subscribe(open(p.admin.token).client, `subscription($p: String!, $r: String!) { typing(project_id: $p, request_id: $r) { request_id user_id fullname typing } }`, {
+      p: p.projectId,
+      r: requestId,
+    });
+    const typing = `mutation($p: String!, $r: String!) { sendTyping(project_id: $p, request_id: $r) { typing } }`;
+    // Typing is live only: keep signalling until the subscription (set up asynchronously) hears one.
+    const heard = await eventually(async () => {
+      await t.gql(typing, { p: p.projectId, r: requestId }, p.guest.token);
+      return sub.events[0];
+    });
+    expect(heard).toEqual({ request_id: requestId, user_id: p.guest.userId, fullname: 'Visitor', typing: true });
+    expect(await logged()).toBe(events);
+    sub.stop();
+  });
+
+  it('refuses a guest typing in someone else\'s request', async () => {
+    const p = await t.seedProject();
+    const requestId = await openRequest(t, p);
+    const other = await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname: 'Eve' } });
+    const res = await t.gql(`mutation($p: String!, $r: String!) { sendTyping(project_id: $p, request_id: $r) { typing } }`, { p: p.projectId, r: requestId }, other.body.token);
+    expect(res.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  });
+});

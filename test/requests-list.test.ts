@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { onlyAvailable, openRequest } from './helpers/conversations.js';
+
+// One project holding requests that differ in each filtered field.
+let t: TestApp;
+let p: SeededProject;
+const r: Record<string, { request_id: string; _id: string; ticket_id: string; leadId: string }> = {};
+let sales: string;
+let botDepartment: string;
+
+const ddmmyyyy = (d: Date) =>
+  `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  p = await t.seedProject();
+  // The owner serves everything routed by assignment, so the agent's view stays predictable.
+  await onlyAvailable(t, p, [p.owner]);
+  const group = await t.post(`/v3/${p.projectId}/groups`, { token: p.admin.token, body: { name: 'Sales team', members: [p.agent.userId] } });
+  sales = (await t.post(`/v3/${p.projectId}/departments`, { token: p.admin.token, body: { name: 'Sales', routing: 'pooled', id_group: group.body._id } })).body._id;
+  const bot = await t.post(`/v3/${p.projectId}/bots`, { token: p.admin.token, body: { name: 'Helper', template: 'blank' } });
+  botDepartment = (await t.post(`/v3/${p.projectId}/departments`, { token: p.admin.token, body: { name: 'Bot desk', id_bot: bot.body._id } })).body._id;
+
+  const visitor = async (firstname: string) =>
+    (await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname } })).body.token as string;
+  const open = async (name: string, token: string, body: Record<string, unknown>) => {
+    const requestId = await openRequest(t, { ...p, guest: { ...p.guest, token } }, body);
+    const record = (await t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.admin.token })).body;
+    r[name] = { request_id: requestId, _id: record._id, ticket_id: record.ticket_id, leadId: record.lead._id };
+  };
+  await open('refund', await visitor('Ann'), {
+    text: 'I want a refund for my order',
+    channel: { name: 'email' },
+    attributes: { userEmail: 'ann@example.test' },
+  });
+  await open('password', await visitor('Bob'), { text: 'password reset please', departmentid: sales });
+  await open('closed', await visitor('Cid'), { text: 'thanks, solved' });
+  await open('bot', await visitor('Dee'), { text: 'hi bot', departmentid: botDepartment });
+  await t.put(`/v3/${p.projectId}/requests/${r.refund.request_id}/tag`, { token: p.admin.token, body: { tag: 'vip' } });
+  await t.put(`/v3/${p.projectId}/requests/${r.closed.request_id}/close`, { token: p.admin.token });
+});
+afterAll(() => t.close());
+
+const list = (query = '', token = p.admin.token) => t.get(`/v3/${p.projectId}/requests${query}`, { token });
+const ids = (res: { body: { requests: Array<{ request_id: string }> } }) => res.body.requests.map((x) => x.request_id).sort();
+const of = (...names: string[]) => names.map((n) => r[n].request_id).sort();
+
+describe('GET /v3/:project_id/requests', () => {
+  it('answers perPage, count and requests, open ones by default, newest first', async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ perPage: 40, count: 3 });
+    expect(res.body.requests.map((x: { request_id: string }) => x.request_id)).toEqual([r.bot, r.password, r.refund].map((x) => x.request_id));
+  });
+
+  it('shows the department as its identifier in the list', async () => {
+    const res = await list('?dept_id=' + sales);
+    expect(res.body.requests[0].department).toBe(sales);
+  });
+
+  it('filters by status: all, one, or a comma list', async () => {
+    expect(ids(await list('?status=all'))).toEqual(of('refund', 'password', 'closed', 'bot'));
+    expect(ids(await list('?status=1000'))).toEqual(of('closed'));
+    expect(ids(await list('?status=100,1000'))).toEqual(of('password', 'closed'));
+  });
+
+  it('answers 400 for a status that is not a request state', async () => {
+    const res = await list('?status=open');
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('status');
+  });
+
+  it('sorts by a field in either direction', async () => {
+    const asc = await list('?status=all&sortField=ticket_id&direction=1');
+    expect(asc.body.requests.map((x: { ticket_id: string }) => Number(x.ticket_id))).toEqual([1, 2, 3, 4]);
+    const desc = await list('?status=all&sortField=ticket_id&direction=-1');
+    expect(desc.body.requests.map((x: { ticket_id: string }) => Number(x.ticket_id))).toEqual([4, 3, 2, 1]);
+  });
+
+  it('answers 400 for an unknown sortField or direction', async () => {
+    expect((await list('?sortField=password')).body.field).toBe('sortField');
+    expect((await list('?direction=2')).body.field).toBe('direction');
+  });
+
+  it('pages with page (from 0) and limit, counting every match', async () => {
+    const res = await list('?status=all&sortField=ticket_id&direction=1&limit=3&page=1');
+    expect(res.body).toMatchObject({ perPage: 3, count: 4 });
+    expect(res.body.requests.map((x: { ticket_id: string }) => x.ticket_id)).toEqual(['4']);
+  });
+
+  it('answers 400 for a limit over 100', async () => {
+    const res = await list('?limit=101');
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('limit');
+  });
+
+  it('searches message text with full_text', async () => {
+    expect(ids(await list('?status=all&full_text=refund'))).toEqual(of('refund'));
+    expect(ids(await list('?status=all&full_text=password%20reset'))).toEqual(of('password'));
+    expect(ids(await list('?status=all&full_text=nothing-like-this'))).toEqual([]);
+  });
+
+  it('filters by creation date, DD/MM/YYYY, end date included', async () => {
+    const today = ddmmyyyy(new Date());
+    expect((await list(`?status=all&start_date=${today}&end_date=${today}`)).body.count).toBe(4);
+    expect((await list('?status=all&start_date=01/01/2099')).body.count).toBe(0);
+    expect((await list('?status=all&end_date=01/01/2000')).body.count).toBe(0);
+  });
+
+  it('answers 400 for a date that is not DD/MM/YYYY or not a calendar date', async () => {
+    expect((await list('?start_date=2024-01-01')).body.field).toBe('start_date');
+    expect((await list('?end_date=31/02/2024')).body.field).toBe('end_date');
+    expect((await list('?start_date=02/01/2024&end_date=01/01/2024')).body.field).toBe('end_date');
+  });
+
+  it('filters by ticket_id, dept_id and lead', async () => {
+    expect(ids(await list(`?status=all&ticket_id=${r.password.ticket_id}`))).toEqual(of('password'));
+    expect(ids(await list(`?status=all&dept_id=${sales}`))).toEqual(of('password'));
+    expect(ids(await list(`?status=all&lead=${r.refund.leadId}`))).toEqual(of('refund'));
+    expect((await list('?ticket_id=abc')).body.field).toBe('ticket_id');
+  });
+
+  it('filters by hasBot', async () => {
+    expect(ids(await list('?hasBot=true'))).toEqual(of('bot'));
+    expect(ids(await list('?hasBot=false'))).toEqual(of('refund', 'password'));
+    expect((await list('?hasBot=maybe')).body.field).toBe('hasBot');
+  });
+
+  it('filters by tags and channel', async () => {
+    expect(ids(await list('?tags=vip'))).toEqual(of('refund'));
+    expect(ids(await list('?tags=other,vip'))).toEqual(of('refund'));
+    expect(ids(await list('?channel=email'))).toEqual(of('refund'));
+    expect(ids(await list('?channel=chat21'))).toEqual(of('password', 'bot'));
+    expect((await list('?channel=fax')).body.field).toBe('channel');
+  });
+
+  it('filters by the lead snapshot: e-mail and lead_id', async () => {
+    expect(ids(await list('?snap_lead_email=ANN@example.test'))).toEqual(of('refund'));
+    const refund = await t.get(`/v3/${p.projectId}/requests/${r.password.request_id}`, { token: p.admin.token });
+    expect(ids(await list(`?snap_lead_lead_id=${refund.body.lead.lead_id}`))).toEqual(of('password'));
+  });
+
+  it('shows an agent the requests they serve plus unassigned ones of their departments', async () => {
+    // The bot request has no human agent and the bot desk routes to everyone; the refund is the owner's.
+    expect(ids(await list('?status=all', p.agent.token))).toEqual(of('password', 'bot'));
+    expect(ids(await list('?status=all', p.admin.token))).toEqual(of('refund', 'password', 'closed', 'bot'));
+  });
+
+  it('keeps requests of departments the agent does not work for out of their view', async () => {
+    const other = await t.post(`/v3/${p.projectId}/groups`, { token: p.admin.token, body: { name: 'Nobody', members: [p.admin.userId] } });
+    const closedDesk = await t.post(`/v3/${p.projectId}/departments`, {
+      token: p.admin.token,
+      body: { name: 'Closed desk', routing: 'pooled', id_group: other.body._id },
+    });
+    const requestId = await openRequest(t, p, { departmentid: closedDesk.body._id });
+    expect(ids(await list('?status=all', p.agent.token))).not.toContain(requestId);
+  });
+
+  it('needs the agent role', async () => {
+    expect((await list('', p.user.token)).status).toBe(403);
+    expect((await list('', p.guest.token)).status).toBe(403);
+  });
+
+  it('is the same page as a GraphQL query', async () => {
+    const res = await t.gql(
+      `query($p: String!) { requests(project_id: $p, status: "all", tags: "vip") { perPage count requests { request_id department } } }`,
+      { p: p.projectId },
+      p.admin.token,
+    );
+    expect(res.body.data.requests).toEqual({ perPage: 40, count: 1, requests: [{ request_id: r.refund.request_id, department: expect.any(String) }] });
+  });
+});
