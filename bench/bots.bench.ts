@@ -12,7 +12,7 @@ import { printTable, summarize } from './lib.js';
 
 const intentCount = 500;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const concurrencies = [1, 8];
+const concurrencies = [1, 4];
 const targetP99Ms = 50;
 // A conversation stays well under the bot's loop guard (20 bot messages a minute).
 const questionsPerConversation = 12;

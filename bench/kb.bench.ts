@@ -13,7 +13,7 @@ import { productionConfig } from './environment.js';
 import { printTable, runLoad, summarize } from './lib.js';
 
 const contents = 1000;
-const postConcurrency = 16;
+const postConcurrency = 8;
 const dir = path.dirname(fileURLToPath(import.meta.url));
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -72,7 +72,7 @@ async function owner(server: RunningServer) {
 }
 
 async function indexingAndLatency() {
-  const env = await productionConfig();
+  const env = await productionConfig({ LOG_LEVEL: 'error' });
   const server = await startServer(env.config);
   try {
     const { token, projectId } = await owner(server);
@@ -124,22 +124,39 @@ async function indexingAndLatency() {
       },
     ]);
 
-    let answered = 0;
-    let asked = 0;
-    const load = await runLoad({
-      concurrency: 4,
-      durationMs: 10_000,
-      warmupMs: 2_000,
-      task: async (worker, iteration) => {
-        const doc = docs[(worker * 7919 + iteration * 104729) % docs.length];
-        const question = `${doc.own[iteration % 3]} ${common[(iteration * 31) % common.length]} ${common[(iteration * 17) % common.length]}`;
-        const res = await json(`${base}/qa`, 'POST', token, { namespace, question });
-        asked++;
-        if (res.success) answered++;
-      },
-    });
-    printTable('kb question answering without a model (POST /kb/qa, retrieval over those chunks)', [
-      { ...load, 'target p95 ms': 50, 'answered %': Math.round((answered / Math.max(asked, 1)) * 1000) / 10 },
+    const question = (worker: number, iteration: number) => {
+      const doc = docs[(worker * 7919 + iteration * 104729) % docs.length];
+      return `${doc.own[iteration % 3]} ${common[(iteration * 31) % common.length]} ${common[(iteration * 17) % common.length]}`;
+    };
+    const rows = [];
+    for (const concurrency of [1, 4]) {
+      let answered = 0;
+      let asked = 0;
+      const load = await runLoad({
+        concurrency,
+        durationMs: 10_000,
+        warmupMs: 2_000,
+        task: async (worker, iteration) => {
+          const res = await json(`${base}/qa`, 'POST', token, { namespace, question: question(worker, iteration) });
+          asked++;
+          if (res.success) answered++;
+        },
+      });
+      rows.push({ clients: concurrency, ...load, 'target p95 ms': 50, 'answered %': Math.round((answered / Math.max(asked, 1)) * 1000) / 10 });
+    }
+    printTable('kb question answering without a model (POST /kb/qa over those chunks, extractive answer)', rows);
+
+    // The retrieval alone (the SQL ranking), as the service runs it, without HTTP, auth and answer building.
+    const { retriever } = server.app.services.kb;
+    const latencies: number[] = [];
+    const retrievalStart = performance.now();
+    for (let i = 0; i < 300; i++) {
+      const t0 = performance.now();
+      await retriever.search(projectId, namespace, question(i % 4, i), 4);
+      latencies.push(performance.now() - t0);
+    }
+    printTable('kb lexical retrieval alone (top 4 of those chunks, one caller)', [
+      { ...summarize(latencies, (performance.now() - retrievalStart) / 1000) },
     ]);
   } finally {
     await server.close();

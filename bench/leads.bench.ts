@@ -92,7 +92,9 @@ export default async function bench() {
       ['segment (attributes in, >=; city not null)', `?segment=${segment._id}&sortField=fullname&direction=1&page=2`],
     ];
 
-    const rows = [];
+    // The cost of any authenticated REST read on this machine now, to read the figures against.
+    const floor = await httpLoad({ url: `${running.url}/v3/projects/${project._id}`, headers: { authorization: token }, connections, seconds });
+    const rows: Array<Record<string, unknown>> = [{ list: 'reference: GET /v3/projects/:id', matches: '-', ...floor, target: '-' }];
     for (const [name, query] of scenarios) {
       const count = (await call('GET', `/v3/${project._id}/leads${query}`, undefined, token)).count;
       const result = await httpLoad({ url: `${base}${query}`, headers: { authorization: token }, connections, seconds });

@@ -1,25 +1,56 @@
-// Child process of messages.bench.ts: opens BENCH_CLIENTS websocket clients, each with one idle
-// requestMessages subscription, reports how many are live, and holds them until told to stop.
-import { connect, subscribe } from '../test/helpers/realtime.js';
+// Child process of messages.bench.ts: websocket subscribers kept out of the server's process, so
+// the server's CPU and memory are its own. Driven over IPC:
+//   open {url, project, subscribers: [{token, requestId}]} → opened {count}
+//   live → live {count}            (subscriptions that received at least one event)
+//   reset                          (forget what was received)
+//   collect → collected {received: [[text, at]]}   (`at`: epoch ms, comparable across processes)
+//   close                          (disconnect everything and exit)
+import { connect, subscribe, type Subscription } from '../test/helpers/realtime.js';
 
-const url = process.env.BENCH_URL!;
-const total = Number(process.env.BENCH_CLIENTS ?? 5000);
-const query = `subscription($p: String!, $r: String!) { requestMessages(project_id: $p, request_id: $r) { seq } }`;
+type Command =
+  | { type: 'open'; url: string; project: string; subscribers: Array<{ token: string; requestId: string }> }
+  | { type: 'live' | 'reset' | 'collect' | 'close' };
+
+const query = `subscription($p: String!, $r: String!) { requestMessages(project_id: $p, request_id: $r) { seq message { text } } }`;
+const now = () => performance.timeOrigin + performance.now();
 const clients: Array<ReturnType<typeof connect>> = [];
-let live = 0;
-for (let i = 0; i < total; i += 100) {
-  const batch = Array.from({ length: Math.min(100, total - i) }, () => connect(url, process.env.BENCH_TOKEN));
-  clients.push(...batch);
-  await Promise.all(batch.map((c) => c.ready));
-  for (const c of batch) {
-    subscribe(c.client, query, { p: process.env.BENCH_PROJECT, r: process.env.BENCH_REQUEST });
-    live++;
+const subscriptions: Subscription[] = [];
+let received: Array<[string, number]> = [];
+const reply = (message: object) => process.send!(message);
+
+async function open(command: Extract<Command, { type: 'open' }>) {
+  for (let i = 0; i < command.subscribers.length; i += 100) {
+    const batch = command.subscribers.slice(i, i + 100).map((s) => ({ s, c: connect(command.url, s.token) }));
+    await Promise.all(batch.map((b) => b.c.ready));
+    for (const { s, c } of batch) {
+      clients.push(c);
+      const sub = subscribe(c.client, query, { p: command.project, r: s.requestId });
+      const push = sub.events.push.bind(sub.events);
+      sub.events.push = (...events) => {
+        const at = now();
+        for (const event of events) received.push([event.message?.text, at]);
+        // Keep one event per subscription: enough to know it is live, and memory stays flat.
+        return sub.events.length ? sub.events.length : push(events[0]);
+      };
+      subscriptions.push(sub);
+    }
   }
+  reply({ type: 'opened', count: subscriptions.length });
 }
-// Give the server time to run every subscribe (they are asynchronous after connection_ack).
-await new Promise((resolve) => setTimeout(resolve, 3000));
-process.send!({ ready: live });
-process.on('message', async () => {
-  await Promise.all(clients.map((c) => c.client.dispose()));
-  process.exit(0);
+
+process.on('message', async (command: Command) => {
+  switch (command.type) {
+    case 'open':
+      return open(command);
+    case 'live':
+      return reply({ type: 'live', count: subscriptions.filter((s) => s.events.length).length });
+    case 'reset':
+      received = [];
+      return;
+    case 'collect':
+      return reply({ type: 'collected', received });
+    case 'close':
+      await Promise.all(clients.map((c) => c.client.dispose()));
+      process.exit(0);
+  }
 });

@@ -30,5 +30,12 @@ server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   process.send!({ port: (server.address() as AddressInfo).port });
 });
-process.on('message', () => process.send!({ count, unique: seen.size, latencies, first, last }));
+process.on('message', (command) => {
+  if (command === 'reset') {
+    seen.clear();
+    latencies.length = 0;
+    count = first = last = 0;
+  }
+  process.send!({ count, unique: seen.size, latencies, first, last });
+});
 process.on('disconnect', () => process.exit(0));

@@ -116,8 +116,10 @@ describe('GET /leads', () => {
     expect(names(res.body)).toEqual(['Carla Bianchi']);
   });
 
-  it('searches part of the e-mail in any case', async () => {
+  it('searches the beginning of the e-mail in any case', async () => {
     expect(names((await list('?email=anna@INITECH')).body)).toEqual(['Anna Neri']);
+    expect(names((await list('?email=bruno@globex.test')).body)).toEqual(['Bruno Verdi']);
+    expect((await list('?email=initech')).body.count).toBe(0);
   });
 
   it('searches full_text in name, e-mail and company, every word', async () => {

@@ -136,6 +136,12 @@ describe('match', () => {
     expect(await matched(filters, 'any')).toEqual(['Bob', 'Cy']);
   });
 
+  it('counts every match on a page past the last one', async () => {
+    const segment = await createSegment([{ field: 'tags', operator: '=', value: 'vip' }]);
+    const res = await t.get(`/v3/${p.projectId}/leads?segment=${segment._id}&page=3&limit=1`, { token: p.agent.token });
+    expect(res.body).toMatchObject({ perPage: 1, count: 2, leads: [] });
+  });
+
   it('combines with the other lead list filters', async () => {
     const segment = await createSegment([{ field: 'company', operator: 'contains', value: 'acme' }]);
     const res = await t.get(`/v3/${p.projectId}/leads?segment=${segment._id}&tags=eu`, { token: p.agent.token });

@@ -38,7 +38,7 @@ export function registerJobs(queue: JobQueue, services: Services) {
     name: jobNames.kbIndex,
     attempts: kbIndexAttempts,
     backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
-    concurrency: 4,
+    concurrency: 8,
     process: async (data, job) => {
       const parsed = indexJobData.safeParse(data);
       if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.kbIndex} job data: ${parsed.error.message}`);

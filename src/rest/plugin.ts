@@ -95,6 +95,8 @@ export function useRestApi(options: RestOptions): Plugin {
           return enveloped.execute({ ...args, document: withoutNestedArguments(args.document) } as never);
         },
       });
+      // Matching through SOFA's router tries every pattern in turn; this table is compiled once.
+      table = new RouteTable((handler as unknown as { __routes: never[] }).__routes, restBasePath);
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== restBasePath && !url.pathname.startsWith(`${restBasePath}/`)) return;

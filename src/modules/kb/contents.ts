@@ -140,7 +140,8 @@ export class ContentService {
   /** Adds a content; url, pdf and docx contents replace the one with the same source in the namespace. */
   async create(projectId: string, actorId: string, input: unknown): Promise<UpsertOutcome> {
     const data = parseInput(createInput, input);
-    const kb = await this.namespaces.resolve(projectId, data.namespace, actorId);
+    // A named knowledge base is checked (and locked) when the content is saved.
+    const namespace = data.namespace || (await this.namespaces.ensureDefault(projectId, actorId)).id;
     const content = data.content ?? '';
     const draft: Draft = {
       type: data.type,
@@ -148,7 +149,7 @@ export class ContentService {
       content: documentTypes.includes(data.type) ? '' : content,
       name: data.name || defaultName(data.type, data.source, content),
     };
-    const [saved] = await this.saveAll(projectId, actorId, kb.id, [draft]);
+    const [saved] = await this.saveAll(projectId, actorId, namespace, [draft]);
     await this.indexing.submit([saved.record]);
     return outcome(saved);
   }
@@ -228,14 +229,15 @@ export class ContentService {
   }
 
   /**
-   * Stores the drafts in one transaction: each is created with status -1 (the record answered)
-   * and moves to 100 (in queue) before commit; the jobs are enqueued right after commit. Events
-   * are appended last: appending locks the project row until commit, so it is held briefly.
+   * Stores the drafts in one transaction, each created (-1, the record answered) and put in queue
+   * (100); the jobs are enqueued right after commit. Events are appended last: appending locks the
+   * project row until commit, so it is held briefly.
    */
   private async saveAll(projectId: string, actorId: string, namespace: string, drafts: Draft[]): Promise<Saved[]> {
     return this.events.transaction(async (tx, emit) => {
       // Held until commit: the knowledge base cannot be deleted under the contents being added.
-      const kb = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "KnowledgeBase" WHERE "id" = ${namespace} FOR SHARE`;
+      const kb = await tx.$queryRaw<unknown[]>`
+        SELECT 1 FROM "KnowledgeBase" WHERE "id" = ${namespace} AND "id_project" = ${projectId} FOR SHARE`;
       if (!kb.length) throw badInput('namespace', 'namespace: no knowledge base with this id in the project');
       const saved: Saved[] = [];
       for (const draft of drafts) saved.push(await this.saveOne(tx, projectId, actorId, namespace, draft));
@@ -257,21 +259,16 @@ export class ContentService {
         orderBy: { createdAt: 'asc' },
       });
     }
-    const fields = {
-      name: draft.name,
-      content: draft.content,
-      file: draft.file ?? null,
-      status: contentStatus.notQueued,
-      error: null,
-    };
-    const record = existing
+    // The content is created (-1) and queued (100) in this one transaction, so it is written in
+    // status 100 directly; the answer shows it as created, and both changes are logged as events.
+    const fields = { name: draft.name, content: draft.content, file: draft.file ?? null, status: contentStatus.queued, error: null };
+    const stored = existing
       ? await tx.kbContent.update({ where: { id: existing.id }, data: { ...fields, indexSeq: { increment: 1 } } })
       : await tx.kbContent.create({
           data: { ...fields, id_project: projectId, namespace, type: draft.type, source: draft.source, createdBy: actorId },
         });
-    await tx.kbContent.update({ where: { id: record.id }, data: { status: contentStatus.queued } });
     const replacedFile = existing?.file && existing.file !== draft.file ? existing.file : null;
-    return { record, updatedExisting: !!existing, replacedFile };
+    return { record: { ...stored, status: contentStatus.notQueued }, updatedExisting: !!existing, replacedFile };
   }
 }
 

@@ -86,9 +86,8 @@ export class IndexingService {
 
   /** The job: index the content as submitted with `seq`. Failures retry, then end in status 400 with the reason. */
   async run(data: IndexJobData, attempt: Attempt): Promise<IndexOutcome> {
-    const content = await this.db.kbContent.findFirst({ where: { id: data.contentId, id_project: data.projectId } });
-    if (!content || content.indexSeq !== data.seq) return 'stale';
-    if (!(await this.move(content, data.seq, contentStatus.indexing, null))) return 'stale';
+    const content = await this.start(data);
+    if (!content) return 'stale';
     try {
       const text = await this.readText(content);
       const chunks = await this.split(content, text);
@@ -181,6 +180,19 @@ export class IndexingService {
       if (error instanceof StaleJob) return 'stale';
       throw error;
     }
+  }
+
+  /** Moves the content of this submission to 200 (indexing) and reads it; null when the job is stale. */
+  private async start(data: IndexJobData): Promise<KbContent | null> {
+    return this.events.transaction(async (tx, emit) => {
+      // updateManyAndReturn is not covered by the revision extension: the counter is bumped here.
+      const [content] = await tx.kbContent.updateManyAndReturn({
+        where: { id: data.contentId, id_project: data.projectId, indexSeq: data.seq },
+        data: { status: contentStatus.indexing, error: null, v: { increment: 1 } },
+      });
+      if (content) await emit(statusEvent(content, contentStatus.indexing));
+      return content ?? null;
+    });
   }
 
   /** Moves the content of submission `seq` to a status (only from `from` when given); false when it is stale. */

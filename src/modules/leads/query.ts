@@ -11,7 +11,7 @@ export const leadSortFields = ['createdAt', 'updatedAt', 'fullname', 'email', 'l
 export type LeadSortField = (typeof leadSortFields)[number];
 
 export interface LeadSearch {
-  /** Part of the e-mail, any case. */
+  /** The beginning of the e-mail (or all of it), any case. */
   email?: string;
   /** Words that must each begin a word of the name, e-mail or company. */
   full_text?: string;
@@ -35,11 +35,13 @@ function prefixQuery(text: string): string | null {
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+/** The text as a LIKE pattern that matches it literally. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 function whereClause(projectId: string, search: LeadSearch): Prisma.Sql {
   const conditions = [Prisma.sql`"id_project" = ${projectId}`];
-  if (search.email) conditions.push(Prisma.sql`"email" ILIKE ${contains(search.email)}`);
+  // A prefix of lower("email"): migration 20261122010601_lead_email_prefix_index indexes it.
+  if (search.email) conditions.push(Prisma.sql`lower("email") LIKE ${`${escapeLike(search.email.toLowerCase())}%`}`);
   if (search.full_text) {
     const query = prefixQuery(search.full_text);
     // A search with no word in it (only punctuation) matches nothing rather than everything.
@@ -56,12 +58,18 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   // Both names come from closed lists, so they may be written into the statement.
   const column = Prisma.raw(`"${listing.sortField}"`);
   const order = Prisma.raw(listing.direction === 1 ? 'ASC' : 'DESC');
-  const [leads, [{ count }]] = await Promise.all([
-    db.$queryRaw<Lead[]>`
-      SELECT * FROM "Lead" WHERE ${where}
-      ORDER BY ${column} ${order}, "id" ${order}
-      LIMIT ${listing.limit} OFFSET ${listing.page * listing.limit}`,
-    db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM "Lead" WHERE ${where}`,
-  ]);
+  const page = Prisma.sql`ORDER BY ${column} ${order}, "id" ${order} LIMIT ${listing.limit} OFFSET ${listing.page * listing.limit}`;
+  const countAll = async () =>
+    (await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM "Lead" WHERE ${where}`)[0].count;
+  if (search.condition) {
+    // A segment's filters are evaluated row by row, with no index to help: one pass over the
+    // project's leads gives both the page and the total.
+    const rows = await db.$queryRaw<Array<Lead & { matching: number }>>`
+      SELECT *, (count(*) OVER ())::int AS "matching" FROM "Lead" WHERE ${where} ${page}`;
+    const count = rows.length ? rows[0].matching : listing.page === 0 ? 0 : await countAll();
+    return { count, leads: rows.map(({ matching: _, ...lead }) => lead) };
+  }
+  // Otherwise the page comes from an index in sort order and the count from an index-only scan.
+  const [leads, count] = await Promise.all([db.$queryRaw<Lead[]>`SELECT * FROM "Lead" WHERE ${where} ${page}`, countAll()]);
   return { count, leads };
 }

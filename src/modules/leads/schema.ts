@@ -49,8 +49,8 @@ builder.queryFields((t) => ({
     args: {
       project_id: t.arg.string({ required: true }),
       ...leadPageArgs(t.arg),
-      email: t.arg.string({ description: 'Part of the e-mail, any case.' }),
-      full_text: t.arg.string({ description: 'Words that must each appear in the name, e-mail or company.' }),
+      email: t.arg.string({ description: 'The beginning of the e-mail (or all of it), any case.' }),
+      full_text: t.arg.string({ description: 'Words that must each begin a word of the name, e-mail or company.' }),
       tags: t.arg.stringList({ description: 'Tags a lead must all carry; repeated or comma-separated.' }),
       segment: t.arg.string({ description: 'A segment id: only the leads it matches.' }),
     },

@@ -64,7 +64,11 @@ export class RedisPresenceTracker implements PresenceTracker {
 
   /** Connected on first use: most processes (workers, tests without websockets) never need it. */
   private get redis() {
-    this.client ??= new Redis(this.url, { maxRetriesPerRequest: 2 });
+    if (!this.client) {
+      this.client = new Redis(this.url, { maxRetriesPerRequest: 2 });
+      // Failures surface on the commands themselves (the callers log them); ioredis would print them again.
+      this.client.on('error', () => {});
+    }
     return this.client;
   }
 

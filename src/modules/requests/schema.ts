@@ -24,7 +24,8 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       description: 'The department record; its identifier in list pages.',
       resolve: async (r, _args, ctx) => {
         if (!r.departmentId || r.listView) return r.departmentId;
-        const { department } = (await relationsOf(ctx).of(r.id))!;
+        // A deleted request (the DELETE answer) has nothing left to load: identifiers only.
+        const department = (await relationsOf(ctx).of(r.id))?.department;
         return department ? asRecord(department) : r.departmentId;
       },
     }),

@@ -16,7 +16,7 @@ export function createConversationServices(infra: Infrastructure, teammates: Tea
   const db = infra.database.prisma;
   const routing = new RoutingService(db, new ProjectService(db, infra.eventLog));
   const requests = new RequestService(db, infra.eventLog, routing, infra.queue);
-  const assignments = new AssignmentService(db, routing, requests);
+  const assignments = new AssignmentService(routing, requests);
   const messages = new MessageService(db, infra.eventLog, requests, routing);
   // A teammate who became available (or may take more) gets the requests that found nobody.
   teammates.onCapacityChange = (projectId) => infra.queue.enqueue(offerWaitingJob, { projectId });

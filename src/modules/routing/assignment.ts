@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badInput, conflict, forbidden, notFound, parseInput } from '../../errors.js';
 import type { Request } from '../../generated/prisma/client.js';
-import type { Db, Tx } from '../../infra/database.js';
+import type { Tx } from '../../infra/database.js';
 import type { Change, RequestService } from '../requests/service.js';
 import { assertMove, RequestStatus } from '../requests/states.js';
 import type { TeammateRecord } from '../teammates/service.js';
@@ -20,7 +20,6 @@ const routeInput = z.object({ departmentid: z.string().trim().min(1, 'is require
 
 export class AssignmentService {
   constructor(
-    private db: Db,
     private routing: RoutingService,
     private requests: RequestService,
   ) {}

@@ -41,14 +41,15 @@ interface PendingRecord {
   nextAttemptAt: Date | null;
   attempt: AttemptRecord;
 }
-type LoadedRow = { id: string; status: string; nextAttemptAt: Date | null; payload: unknown; occurredAt: Date; automaticAttempts: number } & {
+type LoadedRow = { id: string; status: string; nextAttemptAt: Date | null; payload: string; occurredAt: Date; automaticAttempts: number } & {
   [K in keyof SubscriptionRow as `s_${K & string}`]: SubscriptionRow[K];
 };
 interface LoadedDelivery {
   id: string;
   status: string;
   nextAttemptAt: Date | null;
-  payload: unknown;
+  /** The rendered record, as JSON text. */
+  payload: string;
   occurredAt: Date;
   automaticAttempts: number;
   subscription: SubscriptionRow;
@@ -81,7 +82,7 @@ export class WebhookSender {
   /** Deliveries with their subscription and payload, in one round trip. */
   private async loadMany(ids: string[]): Promise<Array<LoadedDelivery | undefined>> {
     const rows = await this.db.$queryRaw<LoadedRow[]>`
-      SELECT d."id", d."status", d."nextAttemptAt", p."payload", p."occurredAt",
+      SELECT d."id", d."status", d."nextAttemptAt", p."payload"::text AS "payload", p."occurredAt",
         (SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))::int AS "automaticAttempts",
         s."id" AS "s_id", s."id_project" AS "s_id_project", s."event" AS "s_event", s."target" AS "s_target",
         s."secret" AS "s_secret", s."previousSecret" AS "s_previousSecret", s."previousSecretEnd" AS "s_previousSecretEnd",
@@ -147,11 +148,8 @@ export class WebhookSender {
       return;
     }
 
-    const body = JSON.stringify({
-      timestamp: delivery.occurredAt.getTime(),
-      payload: delivery.payload,
-      hook: hookRecord(subscription),
-    });
+    // The stored payload is spliced in as JSON text: no parse and re-stringify per delivery.
+    const body = `{"timestamp":${delivery.occurredAt.getTime()},"payload":${delivery.payload},"hook":${JSON.stringify(hookRecord(subscription))}}`;
     const secrets = [subscription.secret];
     if (subscription.previousSecret && subscription.previousSecretEnd && subscription.previousSecretEnd > now) {
       secrets.push(subscription.previousSecret);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../infra/database.js';
 import type { EventBus } from '../../infra/event-bus.js';
@@ -20,6 +21,16 @@ export const deliveryJob = 'webhooks.deliver';
 export const subscriptionsChannel = 'webhooks:subscriptions';
 
 const batchSize = 200;
+
+let idCounter = 0;
+/** A collision-resistant, roughly time-ordered id in the shape of the ids Prisma makes (`c` + 24 base-36 chars). */
+function newId(): string {
+  idCounter = (idCounter + 1) % 1_679_616;
+  const time = Date.now().toString(36).padStart(9, '0').slice(-9);
+  const count = idCounter.toString(36).padStart(4, '0');
+  const random = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).padStart(13, '0').slice(-11);
+  return `c${time}${count}${random}`;
+}
 
 interface EventRow {
   id: string;
@@ -153,7 +164,13 @@ export class WebhookDispatcher {
       byName.set(event.name, [...(byName.get(event.name) ?? []), event]);
     }
     for (const [name, group] of byName) {
-      for (const [id, payload] of await catalogueEntry(name)!.render(group, this.tools())) payloads.set(id, payload);
+      try {
+        for (const [id, payload] of await catalogueEntry(name)!.render(group, this.tools())) payloads.set(id, payload);
+      } catch (error) {
+        // One record that cannot be rendered must not hold back the project's later events.
+        this.logger.error({ err: error, event: name, project: projectId }, 'webhook payload rendering failed; sending identifiers');
+        for (const e of group) payloads.set(e.id, { _id: e.subject, id: e.subject, id_project: e.projectId });
+      }
     }
 
     const created = await this.db.$transaction(async (tx) => {
@@ -163,36 +180,32 @@ export class WebhookDispatcher {
         FOR UPDATE SKIP LOCKED`;
       const ids = new Set(claimed.map((c) => c.id));
       const mine = events.filter((e) => ids.has(e.id) && wanted.has(e.id) && payloads.has(e.id));
+      const now = new Date().toISOString();
+      let deliveries: { id: string }[] = [];
+      // Thousands of rows a second: one statement per table, the rows as one JSON parameter.
       if (mine.length) {
-        await tx.webhookPayload.createMany({
-          data: mine.map((e) => ({
-            eventId: e.id,
-            id_project: projectId,
-            name: e.name,
-            payload: payloads.get(e.id) as object,
-            occurredAt: new Date(e.createdAt),
-          })),
-          skipDuplicates: true,
-        });
+        const payloadRows = mine.map((e) => ({ eventId: e.id, name: e.name, payload: payloads.get(e.id), occurredAt: e.createdAt }));
+        await tx.$executeRaw`
+          INSERT INTO "WebhookPayload" ("eventId", "id_project", "name", "payload", "occurredAt", "createdAt")
+          SELECT x."eventId", ${projectId}, x."name", x."payload", x."occurredAt", ${now}::timestamp(3)
+          FROM jsonb_to_recordset(${JSON.stringify(payloadRows)}::jsonb)
+            AS x("eventId" text, "name" text, "payload" jsonb, "occurredAt" timestamp(3))
+          ON CONFLICT DO NOTHING`;
+        const deliveryRows = mine.flatMap((e) =>
+          wanted.get(e.id)!.map((subscriptionId) => ({ id: newId(), subscriptionId, eventId: e.id, event: e.name })),
+        );
+        deliveries = await tx.$queryRaw<{ id: string }[]>`
+          INSERT INTO "WebhookDelivery"
+            ("id", "id_project", "subscriptionId", "eventId", "event", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt", "v")
+          SELECT x."id", ${projectId}, x."subscriptionId", x."eventId", x."event", 'pending', '[]'::jsonb,
+            ${now}::timestamp(3), ${now}::timestamp(3), ${now}::timestamp(3), 0
+          FROM jsonb_to_recordset(${JSON.stringify(deliveryRows)}::jsonb)
+            AS x("id" text, "subscriptionId" text, "eventId" text, "event" text)
+          ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
+          RETURNING "id"`;
       }
-      const now = new Date();
-      const deliveries = mine.length
-        ? await tx.webhookDelivery.createManyAndReturn({
-            data: mine.flatMap((e) =>
-              wanted.get(e.id)!.map((subscriptionId) => ({
-                id_project: projectId,
-                subscriptionId,
-                eventId: e.id,
-                event: e.name,
-                nextAttemptAt: now,
-              })),
-            ),
-            skipDuplicates: true,
-            select: { id: true },
-          })
-        : [];
       if (ids.size) {
-        await tx.domainEvent.updateMany({ where: { id: { in: [...ids] } }, data: { dispatchedAt: now } });
+        await tx.domainEvent.updateMany({ where: { id: { in: [...ids] } }, data: { dispatchedAt: new Date(now) } });
       }
       return deliveries;
     });

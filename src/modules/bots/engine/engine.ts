@@ -35,6 +35,13 @@ export const loopGuard = { maxMessages: 20, windowMs: 60_000 };
 export const noAgentMessage = 'No agent is available right now: we will answer you as soon as one is back.';
 const loopGuardNotice = 'The bot stopped answering this conversation: it was sending too many messages (loop guard).';
 
+/** One of a bot's latest messages in a request. */
+interface RecentMessage {
+  sender: string;
+  createdAt: Date;
+  attributes: unknown;
+}
+
 const attributesOf = (value: unknown) => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
 
 export class BotEngine {
@@ -90,44 +97,43 @@ export class BotEngine {
   }
 
   private async answer(projectId: string, requestId: string, messageId: string) {
-    // Independent reads go out together: each round trip is on the path to the answer.
+    // Reads go out together, in two rounds: each round trip is on the path to the answer.
     const [message, request] = await Promise.all([
       this.db.message.findFirst({ where: { id: messageId, id_project: projectId, request_id: requestId } }),
       this.db.request.findUnique({ where: { id_project_request_id: { id_project: projectId, request_id: requestId } } }),
     ]);
     if (!message || message.hidden || isHidden(attributesOf(message.attributes)) || isBotSender(message.sender)) return;
     if (!request || !request.participatingBots.length || !isOpen(request.status)) return;
-    const [requester, bots] = await Promise.all([
+    const [requester, bots, recent] = await Promise.all([
       this.conversations.requests.requesterUserId(this.db, request),
       this.db.bot.findMany({ where: { id: { in: request.participatingBots }, id_project: projectId, trashed: false } }),
+      // The bots' latest messages, newest first: enough to tell a first turn, a form in progress and a loop.
+      this.db.message.findMany({
+        where: { id_project: projectId, request_id: requestId, sender: { in: request.participatingBots.map(botSender) } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: loopGuard.maxMessages * request.participatingBots.length,
+        select: { sender: true, createdAt: true, attributes: true },
+      }),
     ]);
     if (message.sender !== requester) return;
     for (const bot of bots) {
       if (bot.type === 'external') {
         await this.queue.enqueue(botJobs.external, { projectId, botId: bot.id, messageId }, { jobId: `${bot.id}-${messageId}` });
       } else {
-        await this.answerAsInternal(bot, request, message);
+        const own = recent.filter((m) => m.sender === botSender(bot.id)).slice(0, loopGuard.maxMessages);
+        await this.answerAsInternal(bot, request, message, own);
       }
     }
   }
 
-  private async answerAsInternal(bot: Bot, request: Request, message: Message) {
+  private async answerAsInternal(bot: Bot, request: Request, message: Message, recent: RecentMessage[]) {
     const actor: Actor = { userId: botSender(bot.id), fullname: bot.name, member: null };
-    // The bot's latest messages, newest first: enough to tell a first turn, a form in progress and a loop.
-    const [recent, index] = await Promise.all([
-      this.db.message.findMany({
-        where: { id_project: request.id_project, request_id: request.request_id, sender: actor.userId },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: loopGuard.maxMessages,
-        select: { createdAt: true, attributes: true },
-      }),
-      this.indexes.get(bot.id, bot.v, () => this.db.intent.findMany({ where: { id_faq_kb: bot.id } })),
-    ]);
     const lastAttributes = attributesOf(recent[0]?.attributes);
     // Answered already: this is a retry of a turn that got that far.
     if (lastAttributes.inReplyTo === message.id) return;
     if (await this.loopGuardTripped(request, actor, message, recent)) return;
 
+    const index = await this.indexes.get(bot.id, bot.v, () => this.db.intent.findMany({ where: { id_faq_kb: bot.id } }));
     const parameters = chatbotParameters(request.attributes);
     const turn = respond(index, { text: message.text, first: !recent.length, pending: pendingForm(lastAttributes), parameters });
     if (turn.parameters) await this.storeParameters(request, turn.parameters);
@@ -144,7 +150,7 @@ export class BotEngine {
   }
 
   /** Too many messages from the bot in the window: one hidden notice for the agents, then silence. */
-  private async loopGuardTripped(request: Request, actor: Actor, message: Message, recent: Array<{ createdAt: Date; attributes: unknown }>) {
+  private async loopGuardTripped(request: Request, actor: Actor, message: Message, recent: RecentMessage[]) {
     const since = Date.now() - loopGuard.windowMs;
     const inWindow = recent.filter((m) => m.createdAt.getTime() >= since);
     if (inWindow.length < loopGuard.maxMessages) return false;
