@@ -1,8 +1,8 @@
 // Internal bot reply latency for a bot with 500 intents: until the bot's answer is published on
 // the event bus, from the moment the visitor sends the message (REST POST, end to end) and from
 // the moment the visitor's message is published (the engine's own share). Production mode
-// (PostgreSQL + Redis, BullMQ workers in the server). Conversations run side by side; each asks
-// a mix of exact questions, paraphrases and nonsense (fallback). Target: p99 < 50 ms.
+// (PostgreSQL + Redis), one server process. Conversations run side by side; each asks a mix of
+// exact questions, paraphrases and nonsense (fallback). Target: p99 < 50 ms.
 import { createLogger } from '../src/infra/logger.js';
 import { RedisEventBus } from '../src/infra/event-bus.js';
 import { projectChannel } from '../src/infra/event-log.js';

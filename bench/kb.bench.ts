@@ -3,7 +3,8 @@
 // lexical and hybrid retrieval on a small hand-written set (bench/kb-quality), hybrid with a
 // deterministic local embeddings server, on the embedded database (PGlite has pgvector).
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import pg from 'pg';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
@@ -71,6 +72,27 @@ async function owner(server: RunningServer) {
   return { token: token as string, projectId: project._id as string };
 }
 
+/** CPU seconds used so far by the PostgreSQL backends serving one database (read from /proc). */
+async function postgresCpuSeconds(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    let ticks = 0;
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The backend exited meanwhile.
+      }
+    }
+    return ticks / 100;
+  } finally {
+    await client.end();
+  }
+}
+
 async function indexingAndLatency() {
   const env = await productionConfig({ LOG_LEVEL: 'error' });
   const server = await startServer(env.config);
@@ -83,6 +105,8 @@ async function indexingAndLatency() {
     const docs = Array.from({ length: contents }, (_, i) => document(i, common, rand));
 
     const postLatencies: number[] = [];
+    const nodeCpuBefore = process.cpuUsage();
+    const postgresCpuBefore = await postgresCpuSeconds(env.databaseUrl);
     const started = performance.now();
     let next = 0;
     await Promise.all(
@@ -109,6 +133,10 @@ async function indexingAndLatency() {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const seconds = (performance.now() - started) / 1000;
+    const nodeCpu = process.cpuUsage(nodeCpuBefore);
+    // Both include the bench's own HTTP client and polling: an upper bound of the server's cost.
+    const nodeCpuMs = (nodeCpu.user + nodeCpu.system) / 1000 / contents;
+    const postgresCpuMs = ((await postgresCpuSeconds(env.databaseUrl)) - postgresCpuBefore) * 1000 / contents;
     const chunks = await server.app.infra.database.prisma.kbChunk.count({ where: { id_project: projectId } });
     const posts = summarize(postLatencies, posted);
     printTable('kb indexing (production mode: PostgreSQL + BullMQ, no embeddings)', [
@@ -121,6 +149,9 @@ async function indexingAndLatency() {
         'target contents/s': 50,
         'POST p50 ms': posts.p50,
         'POST p95 ms': posts.p95,
+        'node CPU ms/content': Math.round(nodeCpuMs * 10) / 10,
+        'postgres CPU ms/content': Math.round(postgresCpuMs * 10) / 10,
+        'load average': os.loadavg()[0].toFixed(1),
       },
     ]);
 

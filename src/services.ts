@@ -41,7 +41,7 @@ export function createServices(infra: Infrastructure) {
     canned: new CannedService(db, infra.eventLog),
     leads: new LeadService(db, infra.eventLog, segments),
     segments,
-    bots: new BotService(db, infra.eventLog, infra.bus, infra.config),
+    bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),
     ...conversations,
     botEngine: new BotEngine(infra, conversations),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { deliveryJob } from '../src/modules/webhooks/dispatcher.js';
 import type { Services } from '../src/services.js';
 import { offerWaitingData, offerWaitingJob } from '../src/modules/requests/jobs.js';
-import { answerJobData, botJobs, externalAttempts, externalJobData } from '../src/modules/bots/jobs.js';
+import { externalAttempts, externalBotJob, externalJobData } from '../src/modules/bots/jobs.js';
 
 /**
  * The job catalogue: queue names and the processors behind them. Processors are thin: they
@@ -14,8 +14,7 @@ export const jobNames = {
   kbIndex: indexJobName,
   webhookDelivery: deliveryJob,
   offerWaiting: offerWaitingJob,
-  botAnswer: botJobs.answer,
-  botExternal: botJobs.external,
+  botExternal: externalBotJob,
 } as const;
 
 const webhookDeliveryData = z.object({ deliveryId: z.string().min(1), redelivery: z.boolean().optional() });
@@ -74,17 +73,6 @@ export function registerJobs(queue: JobQueue, services: Services) {
   queue.runBeside(services.webhooks.dispatcherTask(services));
 
   queue.define({
-    name: jobNames.botAnswer,
-    // A retry is safe: the engine skips a message its bot already answered.
-    concurrency: 16,
-    process: async (data) => {
-      const parsed = answerJobData.safeParse(data);
-      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.botAnswer} job data: ${parsed.error.message}`);
-      const { projectId, requestId, messageId } = parsed.data;
-      await services.botEngine.onMessageCreated(projectId, requestId, messageId);
-    },
-  });
-  queue.define({
     name: jobNames.botExternal,
     attempts: externalAttempts,
     concurrency: 16,
@@ -94,6 +82,6 @@ export function registerJobs(queue: JobQueue, services: Services) {
       await services.botEngine.external.deliver(parsed.data);
     },
   });
-  // Follows the projects that have bots and queues an answer job per end-user message.
-  queue.runBeside(services.botEngine.listenerTask(services));
+  // Renders what external bots receive; waits for the bots' turns in progress on shutdown.
+  queue.runBeside(services.botEngine.backgroundTask(services));
 }

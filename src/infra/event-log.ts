@@ -29,11 +29,24 @@ export type Emit = (event: DomainEventInput) => Promise<LoggedEvent>;
 
 export const projectChannel = (projectId: string) => `project:${projectId}`;
 
+export type CommitListener = (event: LoggedEvent) => void;
+
 export class EventLog {
+  private commitListeners = new Set<CommitListener>();
+
   constructor(
     private db: Db,
     readonly bus: EventBus,
   ) {}
+
+  /**
+   * Calls `listener` for each event this process commits, once published: for work to do once per
+   * event, in the process that wrote it (no bus hop, no copy per node). It must not throw.
+   */
+  onCommit(listener: CommitListener): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
 
   /** Runs `work` in one transaction; the events it emits commit with it and are published after. */
   async transaction<T>(work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
@@ -46,7 +59,10 @@ export class EventLog {
       };
       return work(tx, emit);
     });
-    for (const event of emitted) await this.publish(event);
+    for (const event of emitted) {
+      await this.publish(event);
+      for (const listener of this.commitListeners) listener(event);
+    }
     return result;
   }
 

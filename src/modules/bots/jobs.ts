@@ -1,15 +1,8 @@
 import { z } from 'zod';
 
-// The bot engine's jobs: names and the data each carries (identifiers only).
+// The bot engine's job: one end-user message POSTed to an external bot's engine (identifiers only).
 
-export const botJobs = {
-  /** One created message, checked for bots to answer it. */
-  answer: 'bots.answer',
-  /** One end-user message POSTed to an external bot's engine. */
-  external: 'bots.external',
-} as const;
-
-export const answerJobData = z.object({ projectId: z.string().min(1), requestId: z.string().min(1), messageId: z.string().min(1) });
+export const externalBotJob = 'bots.external';
 
 export const externalJobData = z.object({
   projectId: z.string().min(1),

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { AppError, badInput, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
-import type { EventBus } from '../../infra/event-bus.js';
 import type { Emit, EventLog } from '../../infra/event-log.js';
 import { Prisma, type Bot, type Intent } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
@@ -17,7 +16,6 @@ import {
   type IntentForm,
 } from './intents.js';
 import { templateIntents, templateNames } from './templates.js';
-import { botProjectsChannel } from './engine/listener.js';
 import { isUniqueViolation } from '../requests/store.js';
 
 export type BotRecord = Bot;
@@ -107,7 +105,6 @@ export class BotService {
   constructor(
     private db: Db,
     private events: EventLog,
-    private bus: EventBus,
     private config: Config,
   ) {}
 
@@ -135,14 +132,13 @@ export class BotService {
       if (!data.url) throw badInput('url', 'url: is required for an external bot');
       if (template) throw badInput('template', 'template: only internal bots start from a template');
     }
-    const created = await this.events.transaction(async (tx, emit) => {
-      const inserted = await this.insert(tx, emit, projectId, principal.userId, data);
-      if (inserted.bot.type === 'internal') {
-        await tx.intent.createMany({ data: intentRows(inserted.bot, principal.userId, templateIntents(template ?? 'example')) });
+    return this.events.transaction(async (tx, emit) => {
+      const bot = await this.insert(tx, emit, projectId, principal.userId, data);
+      if (bot.type === 'internal') {
+        await tx.intent.createMany({ data: intentRows(bot, principal.userId, templateIntents(template ?? 'example')) });
       }
-      return inserted;
+      return bot;
     });
-    return this.announced(created);
   }
 
   async update(projectId: string, id: string, input: unknown) {
@@ -229,15 +225,13 @@ export class BotService {
     }
     const existing = options.create ? null : await this.active(projectId, id);
     try {
-      const imported = await this.events.transaction(async (tx, emit) => {
-        const inserted = existing ? null : await this.insert(tx, emit, projectId, principal.userId, copiedBotFields(document));
-        const bot = existing ?? inserted!.bot;
+      return await this.events.transaction(async (tx, emit) => {
+        const bot = existing ?? (await this.insert(tx, emit, projectId, principal.userId, copiedBotFields(document)));
         const outcome = await this.mergeIntents(tx, bot, principal.userId, document.intents, options);
         await touchBot(tx, bot.id);
         await emit({ projectId, name: 'bot.update', subject: bot.id, payload: { fields: ['intents'], intents: outcome } });
-        return { bot: await tx.bot.findUniqueOrThrow({ where: { id: bot.id } }), seq: inserted?.seq };
+        return tx.bot.findUniqueOrThrow({ where: { id: bot.id } });
       });
-      return imported.seq === undefined ? imported.bot : this.announced({ bot: imported.bot, seq: imported.seq });
     } catch (error) {
       // Only a concurrent writer can get here: names were checked against the document itself.
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'intents changed during the import; try again');
@@ -258,25 +252,18 @@ export class BotService {
     if (!(await this.db.project.findUnique({ where: { id: targetProject }, select: { id: true } }))) throw notFound('project');
     const intents = await this.db.intent.findMany({ where: { id_faq_kb: source.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
     const copy = await this.events.transaction(async (tx, emit) => {
-      const inserted = await this.insert(tx, emit, targetProject, principal.userId, copiedBotFields(source));
-      await tx.intent.createMany({ data: intentRows(inserted.bot, principal.userId, intents.map(intentContentOf)) });
-      return inserted;
+      const bot = await this.insert(tx, emit, targetProject, principal.userId, copiedBotFields(source));
+      await tx.intent.createMany({ data: intentRows(bot, principal.userId, intents.map(intentContentOf)) });
+      return bot;
     });
-    await this.announced(copy);
-    return { message: 'Chatbot forked successfully', bot_id: copy.bot.id };
+    return { message: 'Chatbot forked successfully', bot_id: copy.id };
   }
 
   private async insert(tx: Tx, emit: Emit, projectId: string, createdBy: string, data: BotFields) {
     const bot = await tx.bot.create({
       data: { ...data, attributes: (data.attributes ?? {}) as object, id_project: projectId, secret: newBotSecret(), createdBy },
     });
-    const { seq } = await emit({ projectId, name: 'bot.create', subject: bot.id });
-    return { bot, seq };
-  }
-
-  /** After commit: every node's bot listener follows the project from the bot's creation on. */
-  private async announced({ bot, seq }: { bot: Bot; seq: number }) {
-    await this.bus.publish(botProjectsChannel, { projectId: bot.id_project, after: seq - 1 });
+    await emit({ projectId, name: 'bot.create', subject: bot.id });
     return bot;
   }
 

@@ -141,30 +141,34 @@ export class IndexingService {
   }
 
   private async replaceChunks(content: KbContent, seq: number, chunks: string[], vectors: number[][]): Promise<IndexOutcome> {
-    const rows = chunks.map((text, position) => ({
-      id: randomUUID(),
-      id_project: content.id_project,
-      namespace: content.namespace,
-      contentId: content.id,
-      position,
-      text,
-    }));
+    const ids = chunks.map(() => randomUUID());
     try {
       return await this.events.transaction(async (tx, emit) => {
-        // Updating the content first locks its row: a newer submission (or a deletion) waits for
-        // this commit, or has already happened and makes this job stale.
-        const current = await tx.kbContent.updateMany({
-          where: { id: content.id, indexSeq: seq },
-          data: { status: contentStatus.indexed, error: null },
-        });
-        if (!current.count) throw new StaleJob();
-        await tx.kbChunk.deleteMany({ where: { contentId: content.id } });
-        await tx.kbChunk.createMany({ data: rows });
+        // One statement: mark the submission indexed (locking its row, so a newer submission or a
+        // deletion waits for this commit) and swap its chunks. No row: the job is stale.
+        const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+          `WITH current AS (
+             UPDATE "KbContent" SET "status" = $3, "error" = NULL, "v" = "v" + 1, "updatedAt" = CURRENT_TIMESTAMP
+             WHERE "id" = $1 AND "indexSeq" = $2
+             RETURNING "id", "id_project", "namespace"
+           ),
+           removed AS (DELETE FROM "KbChunk" WHERE "contentId" IN (SELECT "id" FROM current))
+           INSERT INTO "KbChunk" ("id", "id_project", "namespace", "contentId", "position", "text")
+           SELECT chunk.id, current."id_project", current."namespace", current."id", chunk.n - 1, chunk.text
+           FROM current, unnest($4::text[], $5::text[]) WITH ORDINALITY AS chunk(id, text, n)
+           RETURNING "id"`,
+          content.id,
+          seq,
+          contentStatus.indexed,
+          ids,
+          chunks,
+        );
+        if (!inserted.length) throw new StaleJob();
         if (vectors.length) {
           await this.vectors.save(
             tx,
             { projectId: content.id_project, namespace: content.namespace },
-            rows.map((row, i) => ({ chunkId: row.id, vector: vectors[i] })),
+            ids.map((chunkId, i) => ({ chunkId, vector: vectors[i] })),
           );
         }
         await emit(statusEvent(content, contentStatus.indexed));
@@ -172,7 +176,7 @@ export class IndexingService {
           projectId: content.id_project,
           name: kbEvents.indexed,
           subject: content.id,
-          payload: { namespace: content.namespace, chunks: rows.length },
+          payload: { namespace: content.namespace, chunks: chunks.length },
         });
         return 'indexed' as const;
       });

@@ -1,4 +1,3 @@
-import type { Emit } from '../../infra/event-log.js';
 import type { Tx } from '../../infra/database.js';
 
 // Content indexing states, with the spec's exact numbers.
@@ -44,5 +43,3 @@ export function statusEvent(
 export async function lockProject(tx: Tx, projectId: string) {
   await tx.$queryRaw`SELECT 1 FROM "Project" WHERE "id" = ${projectId} FOR UPDATE`;
 }
-
-export type { Emit };

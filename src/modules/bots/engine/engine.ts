@@ -1,5 +1,6 @@
 import type { Bot, Message, Request } from '../../../generated/prisma/client.js';
 import type { Db } from '../../../infra/database.js';
+import type { LoggedEvent } from '../../../infra/event-log.js';
 import type { Infrastructure } from '../../../infra/index.js';
 import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
 import type { Logger } from '../../../infra/logger.js';
@@ -12,15 +13,16 @@ import { isOpen, RequestStatus } from '../../requests/states.js';
 import type { AssignmentService } from '../../routing/assignment.js';
 import type { RoutingService } from '../../routing/service.js';
 import { botSender, isBotSender } from '../identity.js';
-import { botJobs } from '../jobs.js';
+import { externalBotJob } from '../jobs.js';
 import { chatbotParameters, withChatbotParameters } from '../parameters.js';
 import { pendingForm, respond, type BotReply } from './dialog.js';
 import { ExternalBotSender } from './external.js';
-import { BotListener } from './listener.js';
 import { IntentIndexCache } from './matcher.js';
 
-// Bots answer end-user messages in the requests they take part in. An internal bot answers here
-// from its intents; an external bot gets the message POSTed to its engine by a job (external.ts).
+// Bots answer end-user messages in the requests they take part in. Each message.create is seen
+// here once, in the process that committed it (EventLog.onCommit): no bus hop or job on the way
+// to the answer, and no second answer from another node. An internal bot answers here from its
+// intents; an external bot gets the message POSTed to its engine by a job (external.ts).
 
 export interface ConversationServices {
   requests: RequestService;
@@ -44,9 +46,15 @@ interface RecentMessage {
 
 const attributesOf = (value: unknown) => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
 
+/** Events that may need a bot's answer; the rest is known from the rows. */
+const mayNeedAnswer = (event: LoggedEvent) =>
+  event.name === 'message.create' &&
+  typeof event.payload.request_id === 'string' &&
+  event.payload.hidden !== true &&
+  !isBotSender(String(event.payload.sender ?? ''));
+
 export class BotEngine {
   readonly external: ExternalBotSender;
-  private listener: BotListener;
   private renderer?: RecordRenderer;
   private db: Db;
   private queue: JobQueue;
@@ -62,22 +70,32 @@ export class BotEngine {
     this.db = infra.database.prisma;
     this.queue = infra.queue;
     this.logger = infra.logger;
-    this.listener = new BotListener({ db: this.db, bus: infra.bus, eventLog: infra.eventLog }, infra.queue, infra.logger);
+    infra.eventLog.onCommit((event) => {
+      if (!mayNeedAnswer(event)) return;
+      this.onMessageCreated(event.projectId, String(event.payload.request_id), event.subject).catch((error) =>
+        this.logger.error({ err: error, message: event.subject }, 'a bot could not answer a message'),
+      );
+    });
     this.external = new ExternalBotSender(this.db, infra.config, () => {
-      if (!this.renderer) throw new Error('external bots are served only once the bot listener has started');
+      if (!this.renderer) throw new Error('external bots are served only once their task has started');
       return { db: this.db, records: this.renderer };
     });
   }
 
-  /** The listener, run beside the workers; rendering what external bots receive needs the whole service set. */
-  listenerTask(services: Services): BackgroundTask {
+  /**
+   * Run beside the workers: external deliveries render their payloads through the whole service
+   * set; on shutdown, the turns in progress finish first.
+   */
+  backgroundTask(services: Services): BackgroundTask {
     return {
-      name: 'bots.listener',
+      name: 'bots',
       start: async () => {
         // Imported here: the schema imports every module, this one included.
         const { schema } = await import('../../../graphql/schema.js');
         this.renderer = new RecordRenderer(() => schema, () => payloadContext(services));
-        return this.listener.start();
+        return async () => {
+          await Promise.allSettled([...this.turns.values()]);
+        };
       },
     };
   }
@@ -97,14 +115,13 @@ export class BotEngine {
   }
 
   private async answer(projectId: string, requestId: string, messageId: string) {
-    // Reads go out together, in two rounds: each round trip is on the path to the answer.
-    const [message, request] = await Promise.all([
-      this.db.message.findFirst({ where: { id: messageId, id_project: projectId, request_id: requestId } }),
-      this.db.request.findUnique({ where: { id_project_request_id: { id_project: projectId, request_id: requestId } } }),
-    ]);
-    if (!message || message.hidden || isHidden(attributesOf(message.attributes)) || isBotSender(message.sender)) return;
+    // Two rounds of reads: the request (most have no bot: one read and done), then the rest together.
+    const request = await this.db.request.findUnique({
+      where: { id_project_request_id: { id_project: projectId, request_id: requestId } },
+    });
     if (!request || !request.participatingBots.length || !isOpen(request.status)) return;
-    const [requester, bots, recent] = await Promise.all([
+    const [message, requester, bots, recent] = await Promise.all([
+      this.db.message.findFirst({ where: { id: messageId, id_project: projectId, request_id: requestId } }),
       this.conversations.requests.requesterUserId(this.db, request),
       this.db.bot.findMany({ where: { id: { in: request.participatingBots }, id_project: projectId, trashed: false } }),
       // The bots' latest messages, newest first: enough to tell a first turn, a form in progress and a loop.
@@ -115,10 +132,11 @@ export class BotEngine {
         select: { sender: true, createdAt: true, attributes: true },
       }),
     ]);
+    if (!message || message.hidden || isHidden(attributesOf(message.attributes)) || isBotSender(message.sender)) return;
     if (message.sender !== requester) return;
     for (const bot of bots) {
       if (bot.type === 'external') {
-        await this.queue.enqueue(botJobs.external, { projectId, botId: bot.id, messageId }, { jobId: `${bot.id}-${messageId}` });
+        await this.queue.enqueue(externalBotJob, { projectId, botId: bot.id, messageId }, { jobId: `${bot.id}-${messageId}` });
       } else {
         const own = recent.filter((m) => m.sender === botSender(bot.id)).slice(0, loopGuard.maxMessages);
         await this.answerAsInternal(bot, request, message, own);
@@ -128,20 +146,17 @@ export class BotEngine {
 
   private async answerAsInternal(bot: Bot, request: Request, message: Message, recent: RecentMessage[]) {
     const actor: Actor = { userId: botSender(bot.id), fullname: bot.name, member: null };
-    const lastAttributes = attributesOf(recent[0]?.attributes);
-    // Answered already: this is a retry of a turn that got that far.
-    if (lastAttributes.inReplyTo === message.id) return;
     if (await this.loopGuardTripped(request, actor, message, recent)) return;
-
     const index = await this.indexes.get(bot.id, bot.v, () => this.db.intent.findMany({ where: { id_faq_kb: bot.id } }));
     const parameters = chatbotParameters(request.attributes);
-    const turn = respond(index, { text: message.text, first: !recent.length, pending: pendingForm(lastAttributes), parameters });
+    const turn = respond(index, { text: message.text, first: !recent.length, pending: pendingForm(recent[0]?.attributes), parameters });
     if (turn.parameters) await this.storeParameters(request, turn.parameters);
     for (const reply of turn.replies) await this.post(request, actor, message, reply);
     if (turn.action === 'agent') await this.handOff(request, actor, message);
     if (turn.action === 'close') await this.close(request, actor);
   }
 
+  /** A bot message; `inReplyTo` tells clients which end-user message it answers. */
   private post(request: Request, actor: Actor, message: Message, reply: BotReply) {
     return this.conversations.messages.post(request.id_project, actor, request.request_id, {
       text: reply.text,
