@@ -74,7 +74,7 @@ describe('Redis event bus after a lost pub/sub connection', () => {
     const { Redis } = await import('ioredis');
     const admin = new Redis(redis);
     await until(async () => (await admin.pubsub('CHANNELS', `${prefix}:*`)).length > 0);
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await until(() => gaps > 0);
     await admin.quit();
     await bus.close();

@@ -85,7 +85,7 @@ describe('GraphQL endpoint', () => {
   it('passes the graphql-http server audit with no MUST failure', async () => {
     const results = await auditServer({
       url: 'http://localhost/graphql',
-      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => t.app.yoga.fetch(input as string, init),
+      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => t.app.yoga.fetch(input as never, init ?? {}),
     });
     const failures = results.filter((r) => r.status === 'error' && r.name.startsWith('MUST'));
     expect(failures.map((f) => f.name)).toEqual([]);
@@ -107,7 +107,7 @@ describe('GraphQL endpoint', () => {
 
   it('reports errors with a stable code in extensions', async () => {
     const res = await t.gql('{ projects { _id } }');
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(res.body.errors![0].extensions!.code).toBe('UNAUTHENTICATED');
   });
 
   it('declares path arguments as required', () => {

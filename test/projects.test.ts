@@ -248,6 +248,6 @@ describe('GraphQL', () => {
 
   it('reports a role too low as FORBIDDEN', async () => {
     const res = await t.gql('query($id: String!) { project(project_id: $id) { _id } }', { id: p.projectId }, p.user.token);
-    expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(res.body.errors![0].extensions!.code).toBe('FORBIDDEN');
   });
 });

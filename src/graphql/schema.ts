@@ -20,7 +20,7 @@ import { routes as requestRoutes } from '../modules/requests/schema.js';
 import '../modules/requests/subscription.js';
 import { routes as messageRoutes } from '../modules/messages/schema.js';
 import { routes as routingRoutes } from '../modules/routing/schema.js';
-import '../modules/presence/schema.js';
+import { routes as presenceRoutes } from '../modules/presence/schema.js';
 import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
@@ -38,6 +38,7 @@ export const restRoutes = {
   ...cannedRoutes,
   ...leadRoutes,
   ...segmentRoutes,
+  ...presenceRoutes,
   ...botRoutes,
   ...requestRoutes,
   ...messageRoutes,

@@ -1,5 +1,5 @@
 import { Repeater } from 'graphql-yoga';
-import { builder } from '../../graphql/record.js';
+import { builder, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { projectEventStream } from '../../realtime/event-stream.js';
@@ -107,3 +107,7 @@ builder.subscriptionFields((t) => ({
     resolve: (signal: TypingShape) => signal,
   }),
 }));
+
+export const routes: RestRoutes = {
+  'Mutation.sendTyping': { method: 'POST', path: '/:project_id/requests/:request_id/typing' },
+};
