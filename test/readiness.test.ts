@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import pg from 'pg';
 import { createTestServer } from './helpers/app.js';
+import { productionMode } from './helpers/environment.js';
 
 let node: Awaited<ReturnType<typeof createTestServer>>;
 beforeAll(async () => {
@@ -29,7 +31,15 @@ describe('limits and readiness of a listening server', () => {
   });
 
   it('answers /ready with 503 once the database is gone, while /health stays 200', async () => {
-    await node.server.app.infra.database.close();
+    if (productionMode) {
+      // A real outage: the database disappears under the server's open connections.
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE "${new URL(node.config.databaseUrl!).pathname.slice(1)}" WITH (FORCE)`);
+      await admin.end();
+    } else {
+      await node.server.app.infra.database.close();
+    }
     expect((await fetch(`${node.server.url}/ready`)).status).toBe(503);
     expect((await fetch(`${node.server.url}/health`)).status).toBe(200);
   });
