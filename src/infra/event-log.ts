@@ -97,7 +97,8 @@ async function append(tx: Tx, event: DomainEventInput): Promise<LoggedEvent> {
   return toLogged(row);
 }
 
-function toLogged(row: {
+/** A DomainEvent row as the event it records. */
+export function toLogged(row: {
   id: string;
   id_project: string;
   seq: bigint;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../infra/database.js';
 import type { EventBus } from '../../infra/event-bus.js';
-import { projectChannel, type LoggedEvent } from '../../infra/event-log.js';
+import { projectChannel, toLogged, type LoggedEvent } from '../../infra/event-log.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { catalogueEntry, subscriptionMatches, type RenderTools } from './catalogue.js';
@@ -40,18 +40,6 @@ interface EventRow {
   subject: string;
   payload: unknown;
   createdAt: Date;
-}
-
-function toLogged(row: EventRow): LoggedEvent {
-  return {
-    id: row.id,
-    projectId: row.id_project,
-    seq: Number(row.seq),
-    name: row.name,
-    subject: row.subject,
-    payload: (row.payload ?? {}) as Record<string, unknown>,
-    createdAt: row.createdAt.toISOString(),
-  };
 }
 
 export class WebhookDispatcher {
