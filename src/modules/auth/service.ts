@@ -163,11 +163,12 @@ export class AuthService {
   }
 
   async fromToken(token: string): Promise<Principal> {
-    const botId = claimedBotId(token);
-    if (botId) return this.fromBotToken(token, botId);
-    // Verifying a signature builds a key each time: a token already verified is reused until it expires.
+    // Verifying a signature builds a key each time: a token already verified is reused until it
+    // expires. Only user tokens are remembered, so a hit never needs the bot check below.
     const known = this.verifiedTokens.get(token);
     if (known && known.expires > Date.now()) return this.principalFor(known.userId);
+    const botId = claimedBotId(token);
+    if (botId) return this.fromBotToken(token, botId);
     let claims: jwt.JwtPayload;
     try {
       claims = jwt.verify(token, this.config.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
