@@ -6,18 +6,23 @@ import { buildContext, type Context } from './context.js';
 import { AppError } from './errors.js';
 import { schema, restOptions } from './graphql/schema.js';
 import type { Infrastructure } from './infra/index.js';
-import { errorResponse, useRestApi } from './rest/plugin.js';
-import { useFileRoutes } from './modules/files/routes.js';
+import { createRestApi, errorResponse } from './rest/plugin.js';
+import { createListener, fromLane, type NodeListener } from './http/listener.js';
+import { restLane } from './http/rest-lane.js';
+import { graphqlLane } from './http/graphql-lane.js';
+import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
-import { useHookSecretHeader } from './modules/webhooks/secret-header.js';
+import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
 import { useKbUpload } from './modules/kb/upload.js';
 import { useBotImportUpload } from './modules/bots/upload.js';
-import { useRequestArrayBodies } from './modules/requests/array-bodies.js';
+import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
 
 // Builds the HTTP application (GraphQL, REST, health) without listening.
 
 export interface App {
   yoga: ReturnType<typeof createYoga<{ req?: IncomingMessage }, Context>>;
+  /** The HTTP entry point: /v3 calls to generated routes directly, everything else through yoga. */
+  listener: NodeListener;
   services: Services;
   infra: Infrastructure;
 }
@@ -54,7 +59,9 @@ function useHealth(infra: Infrastructure): Plugin {
 function useRequestLog(infra: Infrastructure): Plugin {
   const started = new WeakMap<Request, number>();
   return {
-    onRequest({ request }) {
+    onRequest({ request, serverContext }) {
+      // A lane that hands a request to yoga writes the request line itself.
+      if ((serverContext as Record<string, unknown> | undefined)?.[fromLane]) return;
       started.set(request, performance.now());
     },
     onResponse({ request, response }) {
@@ -76,6 +83,7 @@ function useRequestLog(infra: Infrastructure): Plugin {
 export function buildApp(infra: Infrastructure): App {
   const services = createServices(infra);
   const { config } = infra;
+  const rest = createRestApi(restOptions);
   const yoga = createYoga<{ req?: IncomingMessage }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -111,9 +119,20 @@ export function buildApp(infra: Infrastructure): App {
       }),
       useBotImportUpload(),
       useRequestArrayBodies(),
-      useRestApi(restOptions),
+      rest.plugin,
       useHookSecretHeader(),
     ],
   });
-  return { yoga, services, infra };
+  const lanes = [
+    restLane({
+      rest,
+      bodyLimitBytes: config.bodyLimitBytes,
+      // Kept in step with the plugins ahead of the REST face that answer or rewrite a JSON request.
+      claimedElsewhere: (method, pathname) =>
+        isFileRoute(method, pathname) || takesArrayBody(method, pathname) || createsSubscription(method, pathname),
+    }),
+    graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
+  ];
+  const listener = createListener(lanes, yoga, infra.logger);
+  return { yoga, listener, services, infra };
 }

@@ -20,7 +20,7 @@ export async function startServer(config: Config, options: InfrastructureOptions
   registerJobs(infra.queue, app.services);
   if (config.runWorkers) await infra.queue.startWorkers();
 
-  const server = createServer(app.yoga);
+  const server = createServer(app.listener);
   const ws = attachWebSocket(server, app, config.wsMaxPayloadBytes);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

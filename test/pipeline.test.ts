@@ -32,6 +32,28 @@ describe('REST conventions', () => {
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('answers 413 for a chunked body over the limit that declares no length', async () => {
+    const chunks = [JSON.stringify({ name: 'x'.repeat(5000) })];
+    const res = await fetch(`${t.baseUrl}/v3/projects`, {
+      method: 'POST',
+      headers: { authorization: p.owner.token, 'content-type': 'application/json' },
+      body: new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(new TextEncoder().encode(chunks.shift())) : c.close()) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers 400 naming the problem for a body that is not JSON', async () => {
+    const res = await t.put(`/v3/projects/${p.projectId}`, {
+      token: p.owner.token,
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 'BAD_USER_INPUT' });
+  });
+
   it('renames the revision counter to __v in REST and keeps _id and id equal', async () => {
     const res = await t.get(`/v3/projects/${p.projectId}`, { token: p.owner.token });
     expect(res.body).toHaveProperty('__v');
@@ -83,12 +105,38 @@ describe('OpenAPI', () => {
 
 describe('GraphQL endpoint', () => {
   it('passes the graphql-http server audit with no MUST failure', async () => {
-    const results = await auditServer({
-      url: 'http://localhost/graphql',
-      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => t.app.yoga.fetch(input as never, init ?? {}),
-    });
+    // Over real HTTP, through the listener `npm start` serves: the GraphQL lane and yoga behind it.
+    const results = await auditServer({ url: `${t.baseUrl}/graphql` });
     const failures = results.filter((r) => r.status === 'error' && r.name.startsWith('MUST'));
     expect(failures.map((f) => f.name)).toEqual([]);
+  });
+
+  it('answers application/graphql-response+json when the client asks for it', async () => {
+    const res = await t.request('POST', '/graphql', {
+      token: p.owner.token,
+      headers: { accept: 'application/graphql-response+json' },
+      body: { query: 'query($id: String!) { project(project_id: $id) { name } }', variables: { id: p.projectId } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/graphql-response\+json/);
+    expect(res.body.data.project.name).toBe('Acme');
+  });
+
+  it('answers a document that does not validate with 400 and the errors when asked for graphql-response+json', async () => {
+    const res = await t.request('POST', '/graphql', {
+      token: p.owner.token,
+      headers: { accept: 'application/graphql-response+json' },
+      body: { query: '{ noSuchField }' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0].message).toMatch(/noSuchField/);
+  });
+
+  it('answers the error family in GraphQL errors with the HTTP status of the error', async () => {
+    const res = await t.gql('query($id: String!) { project(project_id: $id) { name } }', { id: p.projectId });
+    expect(res.status).toBe(401);
+    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(res.body.data).toBeNull();
   });
 
   it('refuses a query deeper than the limit', async () => {

@@ -19,9 +19,10 @@ const ttl = '1s';
 
 beforeAll(async () => {
   if (!productionMode) return;
-  const first = await createTestServer({ PRESENCE_TTL: ttl });
+  // Cached lookups live long enough here that only the bus's invalidation can explain a fresh read.
+  const first = await createTestServer({ PRESENCE_TTL: ttl, AUTH_CACHE_MS: '600000' });
   a = { client: first.client, url: first.server.url, config: first.config };
-  const second = await createTestServer({ PRESENCE_TTL: ttl }, { databaseUrl: first.config.databaseUrl, prefix: first.config.redisPrefix });
+  const second = await createTestServer({ PRESENCE_TTL: ttl, AUTH_CACHE_MS: '600000' }, { databaseUrl: first.config.databaseUrl, prefix: first.config.redisPrefix });
   b = { client: second.client, url: second.server.url };
   p = await a.client.seedProject();
 });
@@ -69,6 +70,23 @@ describe.skipIf(!productionMode)('two nodes sharing Redis', () => {
     const [event] = await sub.take(1);
     expect(event.message.text).toBe('from B');
     sub.stop();
+  });
+
+  it('show a project renamed on node A when it is read on node B', async () => {
+    const path = `/v3/projects/${p.projectId}`;
+    expect((await b.client.get(path, { token: p.agent.token })).body.name).toBe('Acme');
+    await a.client.put(path, { token: p.owner.token, body: { name: 'Acme renamed' } });
+    await eventually(async () => (await b.client.get(path, { token: p.agent.token })).body.name === 'Acme renamed');
+    await a.client.put(path, { token: p.owner.token, body: { name: 'Acme' } });
+  });
+
+  it('end a removed teammate\'s access on node B at once', async () => {
+    const member = await a.client.newUser('leaver');
+    const invited = await a.client.post(`/v3/${p.projectId}/project_users/invite`, { token: p.owner.token, body: { email: member.email, role: 'agent' } });
+    const path = `/v3/projects/${p.projectId}`;
+    expect((await b.client.get(path, { token: member.token })).status).toBe(200);
+    await a.client.delete(`/v3/${p.projectId}/project_users/${invited.body.project_user._id}`, { token: p.owner.token });
+    await eventually(async () => (await b.client.get(path, { token: member.token })).status === 403);
   });
 
   it('keep a teammate online until their last socket closes, whichever node holds it', async () => {

@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { createInfrastructure } from '../src/infra/index.js';
 import { registerJobs } from '../workers/jobs.js';
-import { TestApp, testEnvironment, type TestEnvironment } from './helpers/app.js';
+import { serveTestApp, testEnvironment, type TestApp, type TestEnvironment } from './helpers/app.js';
 import { productionMode } from './helpers/environment.js';
 import { eventually, startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
@@ -26,12 +26,13 @@ async function node(config: Config, { workers }: { workers: boolean }) {
   registerJobs(infra.queue, app.services);
   if (workers) await infra.queue.startWorkers();
   let closed = false;
+  const client = await serveTestApp(app, () => infra.close());
   const close = async () => {
-    if (!closed) await infra.close();
+    if (!closed) await client.close();
     closed = true;
   };
   cleanups.push(close);
-  return { client: new TestApp(app, close), close };
+  return { client, close };
 }
 
 async function environment(overrides: Record<string, string> = {}) {

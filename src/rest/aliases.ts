@@ -29,6 +29,11 @@ function aliasesOf(routes: Record<string, RouteConfig>, aliases: RestAliases): R
   });
 }
 
+/** Each alias with the route it stands for. */
+export function aliasRoutes(routes: Record<string, RouteConfig>, aliases: RestAliases): RouteAlias[] {
+  return aliasesOf(routes, aliases);
+}
+
 /** The request as it would have reached the target route: same parameters, query string and body. */
 function redirected(request: Request & { params?: Record<string, string> }, basePath: string, target: RouteConfig) {
   const url = new URL(request.url);

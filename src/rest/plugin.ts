@@ -3,10 +3,11 @@ import type { RestAliases, RouteConfig } from '../graphql/record.js';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody } from '../errors.js';
-import { RouteTable } from './router.js';
+import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
+import { replyOf, type Reply } from '../http/node-request.js';
 import { restShape } from './shape.js';
 import { documentRootArgumentsOnly, withoutNestedArguments } from './nested-arguments.js';
-import { addRouteAliases } from './aliases.js';
+import { addRouteAliases, aliasRoutes } from './aliases.js';
 
 // The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
 // executed through yoga's own pipeline (same context, auth, limits and error masking).
@@ -71,12 +72,46 @@ export async function openApiDocument(schema: GraphQLSchema, options: RestOption
   return response!.json();
 }
 
-export function useRestApi(options: RestOptions): Plugin {
+/** What the REST face needs of a request: a Fetch `Request`, or the direct lane's view of a node request. */
+export type RestRequest = Pick<Request, 'method' | 'url' | 'headers' | 'body' | 'text' | 'json'>;
+
+export interface RestApi {
+  /** The yoga plugin serving /v3 inside yoga's pipeline. */
+  plugin: Plugin;
+  /** The generated route for a method and path (no trailing slash), or null. */
+  match(method: string, pathname: string): RouteMatch | null;
+  /** Executes a matched route; answers REST JSON (records with `__v`) or the error body. */
+  respond(request: RestRequest, route: RouteMatch, serverContext: object): Promise<Reply>;
+}
+
+/** Where the execute hook leaves a successful result for `respond`, on the request it served. */
+const executed = Symbol('rest result');
+type Executed = { [executed]?: { data: Record<string, unknown> } };
+
+function missingTarget(target: RouteConfig): never {
+  throw new Error(`REST alias target ${target.method} ${target.path} is not a generated route`);
+}
+
+export function createRestApi(options: RestOptions): RestApi {
   let handler: SofaHandler;
   let table: RouteTable | undefined;
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
-  return {
+
+  const respond = async (request: RestRequest, route: RouteMatch, serverContext: object): Promise<Reply> => {
+    Object.defineProperty(request, 'params', { value: route.params, configurable: true });
+    const response = await route.handler(request as Request, serverContext);
+    const result = (request as Executed)[executed];
+    if (response?.status === 200 && result) {
+      // One field per operation: its value is the answer. Serialised once, here, not read back from SOFA's Response.
+      const [value] = Object.values(result.data);
+      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: restShape(JSON.stringify(value ?? null)) };
+    }
+    return replyOf(response ?? errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${new URL(request.url).pathname}`)));
+  };
+  const toResponse = (reply: Reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
+
+  const plugin: Plugin = {
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped;
     },
@@ -92,11 +127,29 @@ export function useRestApi(options: RestOptions): Plugin {
         execute(args: { contextValue: object; document: DocumentNode }) {
           const enveloped = envelopedByContext.get(args.contextValue);
           if (!enveloped) throw new TypeError('REST execution without a context');
-          return enveloped.execute({ ...args, document: withoutNestedArguments(args.document) } as never);
+          const request = (args.contextValue as { request?: Executed }).request;
+          return Promise.resolve(enveloped.execute({ ...args, document: withoutNestedArguments(args.document) } as never)).then(
+            (result) => {
+              const { data, errors } = result as { data?: Record<string, unknown> | null; errors?: unknown[] };
+              if (!request || errors?.length || !data) return result;
+              // SOFA would serialise the value into its Response; respond() does it once instead.
+              request[executed] = { data };
+              return { data: Object.fromEntries(Object.keys(data).map((k) => [k, null])) };
+            },
+          );
         },
       });
       // Matching through SOFA's router tries every pattern in turn; this table is compiled once.
-      table = new RouteTable((handler as unknown as { __routes: never[] }).__routes, restBasePath);
+      // An alias runs its target's handler directly (same parameter names, same execution).
+      const generated = (handler as unknown as { __routes: RouteEntry[] }).__routes;
+      const handlerOf = (method: string, path: string) => generated.find((r) => r.method === method && r.path === path)?.handler;
+      const aliases = aliasRoutes(options.routes, options.aliases ?? {}).map(({ alias, target }) => ({
+        method: alias.method,
+        path: alias.path,
+        handler: handlerOf(target.method, target.path) ?? missingTarget(target),
+      }));
+      const isAlias = (r: RouteEntry) => aliases.some((a) => a.method === r.method && a.path === r.path);
+      table = new RouteTable([...generated.filter((r) => !isAlias(r)), ...aliases], restBasePath);
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== restBasePath && !url.pathname.startsWith(`${restBasePath}/`)) return;
@@ -112,21 +165,19 @@ export function useRestApi(options: RestOptions): Plugin {
         target = new Request(trimmed, request);
       }
       const route = table?.match(target.method, new URL(target.url).pathname);
-      if (route) Object.defineProperty(target, 'params', { value: route.params, configurable: true });
-      const response = route
-        ? await route.handler(target, serverContext as object)
-        : await handler.handleRequest(target, serverContext as YogaInitialContext & object);
-      if (!response) {
-        endResponse(errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
+      if (route) {
+        endResponse(toResponse(await respond(target, route, serverContext as object)));
         return;
       }
-      if (response.status === 200 && response.headers.get('content-type')?.includes('json')) {
-        const headers = new Headers(response.headers);
-        headers.delete('content-length');
-        endResponse(new Response(restShape(await response.text()), { status: 200, headers }));
-        return;
-      }
-      endResponse(response);
+      // SOFA's own router: the OpenAPI document, the docs page, and its 404s.
+      const response = await handler.handleRequest(target, serverContext as YogaInitialContext & object);
+      endResponse(response ?? errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
     },
+  };
+
+  return {
+    plugin,
+    match: (method, pathname) => (/^\/v3\/webhook(\/|$)/.test(pathname) ? null : table?.match(method, pathname) ?? null),
+    respond,
   };
 }

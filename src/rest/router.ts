@@ -4,7 +4,7 @@
 
 type Handler = (request: Request, serverContext: object) => Promise<Response | undefined> | Response | undefined;
 
-interface RouteEntry {
+export interface RouteEntry {
   method: string;
   path: string;
   handler: Handler;

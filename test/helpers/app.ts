@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,7 +58,7 @@ export class TestApp {
   constructor(
     readonly app: App,
     private disposeAll: () => Promise<void>,
-    readonly baseUrl = 'http://localhost',
+    readonly baseUrl: string,
   ) {}
 
   get services() {
@@ -78,9 +80,7 @@ export class TestApp {
         body = JSON.stringify(options.body);
       }
     }
-    // In-process apps are called without a socket; listening servers over real HTTP.
-    const send = this.baseUrl === 'http://localhost' ? this.app.yoga.fetch : fetch;
-    const response = await send(`${this.baseUrl}${urlPath}`, { method, headers, body });
+    const response = await fetch(`${this.baseUrl}${urlPath}`, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -163,17 +163,35 @@ export class TestApp {
 
 export type SeededProject = Awaited<ReturnType<TestApp['seedProject']>>;
 
-/** An in-process app (no port) on a fresh database, with jobs running. */
+/**
+ * An app on a fresh database, with jobs running, served over real HTTP on 127.0.0.1 through the
+ * same listener as `npm start` (no websockets: see createTestServer).
+ */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const environment = await testEnvironment(overrides);
   const infra = await createInfrastructure(environment.config, { inMemory: true });
   const app = buildApp(infra);
   registerJobs(infra.queue, app.services);
   await infra.queue.startWorkers();
-  return new TestApp(app, async () => {
+  return serveTestApp(app, async () => {
     await infra.close();
     await environment.dispose();
   });
+}
+
+/** Serves an app over HTTP on 127.0.0.1 through the listener `npm start` uses; `close` runs after it stops. */
+export async function serveTestApp(app: App, close: () => Promise<void>): Promise<TestApp> {
+  const server = createServer(app.listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const stop = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    await close();
+  };
+  return new TestApp(app, stop, `http://127.0.0.1:${port}`);
 }
 
 /** A listening server (for websockets and raw HTTP); `shared` lets two nodes use one database and Redis prefix. */

@@ -22,6 +22,22 @@ function contentDisposition(kind: 'inline' | 'attachment', storagePath: string) 
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/** The method and path of each route below, for the REST face's direct lane to leave alone. */
+const filePaths = {
+  uploadFile: ['POST', /^\/v3\/files\/users$/],
+  uploadImage: ['POST', /^\/v3\/images\/users$/],
+  file: ['GET', /^\/v3\/files$/],
+  download: ['GET', /^\/v3\/files\/download$/],
+  image: ['GET', /^\/v3\/images$/],
+  remove: ['DELETE', /^\/v3\/files$/],
+  uploadToProject: ['POST', /^\/v3\/([^/]+)\/files$/],
+} satisfies Record<string, [string, RegExp]>;
+
+/** True when these routes answer `method` `pathname` (no trailing slash). */
+export function isFileRoute(method: string, pathname: string) {
+  return Object.values(filePaths).some(([m, pattern]) => m === method && pattern.test(pathname));
+}
+
 export function useFileRoutes(services: Services): Plugin {
   const { auth, files, infra } = services;
 
@@ -49,32 +65,21 @@ export function useFileRoutes(services: Services): Plugin {
     });
   };
 
-  const routes: Route[] = [
-    {
-      method: 'POST',
-      pattern: /^\/v3\/files\/users$/,
-      handle: async (request) => Response.json(await files.uploadFile(await caller(request), receive(request))),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/v3\/images\/users$/,
-      handle: async (request) => Response.json(await files.uploadImage(await caller(request), receive(request))),
-    },
-    { method: 'GET', pattern: /^\/v3\/files$/, handle: serve('inline') },
-    { method: 'GET', pattern: /^\/v3\/files\/download$/, handle: serve('attachment') },
-    { method: 'GET', pattern: /^\/v3\/images$/, handle: serve('inline', true) },
-    {
-      method: 'DELETE',
-      pattern: /^\/v3\/files$/,
-      handle: async (request, url) => Response.json(await files.remove(await caller(request), url.searchParams.get('path'))),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/v3\/([^/]+)\/files$/,
-      handle: async (request, _url, [projectId]) =>
-        Response.json(await files.uploadToProject(projectId, await caller(request), receive(request))),
-    },
-  ];
+  const handlers: Record<keyof typeof filePaths, Handler> = {
+    uploadFile: async (request) => Response.json(await files.uploadFile(await caller(request), receive(request))),
+    uploadImage: async (request) => Response.json(await files.uploadImage(await caller(request), receive(request))),
+    file: serve('inline'),
+    download: serve('attachment'),
+    image: serve('inline', true),
+    remove: async (request, url) => Response.json(await files.remove(await caller(request), url.searchParams.get('path'))),
+    uploadToProject: async (request, _url, [projectId]) =>
+      Response.json(await files.uploadToProject(projectId, await caller(request), receive(request))),
+  };
+  const routes: Route[] = (Object.keys(filePaths) as Array<keyof typeof filePaths>).map((name) => ({
+    method: filePaths[name][0],
+    pattern: filePaths[name][1],
+    handle: handlers[name],
+  }));
 
   return {
     async onRequest({ request, url, endResponse }) {

@@ -6,6 +6,7 @@ import type { Project } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
 import { roleAtLeast } from '../teammates/roles.js';
 import { isWithin, parseOperatingHours, type OperatingHours } from './operating-hours.js';
+import { TtlCache } from '../../infra/ttl-cache.js';
 
 export type ProjectRecord = Project;
 
@@ -41,11 +42,27 @@ const widgetInput = z
 
 export const defaultDepartmentName = 'Default Department';
 
+/** Bus channel telling every node that a project's settings changed, so cached copies drop it. */
+const projectChannel = 'projects.changed';
+
 export class ProjectService {
+  /** Projects by id: read on most requests (settings, operating hours, widget), rarely written. */
+  private projects: TtlCache<string, ProjectRecord>;
+
   constructor(
     private db: Db,
     private events: EventLog,
-  ) {}
+    cacheMs = 5000,
+  ) {
+    this.projects = new TtlCache(cacheMs);
+    events.bus.subscribe(projectChannel, (m) => this.projects.delete(String(m.projectId)));
+  }
+
+  /** Drops a cached project here at once and on the other nodes through the bus. */
+  private async changed(projectId: string) {
+    this.projects.delete(projectId);
+    await this.events.bus.publish(projectChannel, { projectId });
+  }
 
   /** Creates a project; the caller becomes its owner and it gets its default department. */
   async create(principal: Principal, input: unknown) {
@@ -82,8 +99,11 @@ export class ProjectService {
   }
 
   async get(projectId: string) {
+    const cached = this.projects.get(projectId);
+    if (cached) return cached;
     const project = await this.db.project.findUnique({ where: { id: projectId } });
     if (!project) throw notFound('project');
+    this.projects.set(projectId, project);
     return project;
   }
 
@@ -92,7 +112,7 @@ export class ProjectService {
     const operatingHours = data.operatingHours === undefined || data.operatingHours === null
       ? undefined
       : parseOperatingHours(data.operatingHours);
-    return this.events.transaction(async (tx, emit) => {
+    const updated = await this.events.transaction(async (tx, emit) => {
       const project = await tx.project.update({
         where: { id: projectId },
         data: {
@@ -105,6 +125,8 @@ export class ProjectService {
       await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: Object.keys(data) } });
       return project;
     });
+    await this.changed(projectId);
+    return updated;
   }
 
   /** Open unless operating hours are active and now is outside them. */
@@ -133,7 +155,7 @@ export class ProjectService {
 
   async updateWidget(projectId: string, widget: unknown) {
     const data = parseInput(z.object({ widget: widgetInput }), { widget });
-    return this.events.transaction(async (tx, emit) => {
+    const updated = await this.events.transaction(async (tx, emit) => {
       const current = await tx.project.findUnique({ where: { id: projectId } });
       if (!current) throw notFound('project');
       const merged = { ...(current.widget as object), ...data.widget } as object;
@@ -141,5 +163,7 @@ export class ProjectService {
       await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: ['widget'] } });
       return project;
     });
+    await this.changed(projectId);
+    return updated;
   }
 }

@@ -10,6 +10,11 @@ const arrayEndpoints: Array<{ method: string; path: RegExp; argument: string }> 
   { method: 'PUT', path: new RegExp(`^${restBasePath}/[^/]+/requests/[^/]+/participants/?$`), argument: 'participants' },
 ];
 
+/** True for the endpoints whose JSON array bodies this plugin rewrites. */
+export function takesArrayBody(method: string, pathname: string) {
+  return arrayEndpoints.some((e) => e.method === method && e.path.test(pathname));
+}
+
 export function useRequestArrayBodies(): Plugin {
   return {
     async onRequest({ request, url, setRequest }) {

@@ -5,6 +5,11 @@ import type { Plugin } from 'graphql-yoga';
 
 const creationPath = /^\/v3\/[^/]+\/subscriptions\/?$/;
 
+/** True for the request whose answer gets the header. */
+export function createsSubscription(method: string, pathname: string) {
+  return method === 'POST' && creationPath.test(pathname);
+}
+
 export function useHookSecretHeader(): Plugin {
   return {
     async onResponse({ request, response, setResponse }) {

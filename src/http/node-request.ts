@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+// Node's request as much of the Fetch API as our handlers read, and the other way back: the direct
+// lanes answer straight from node's request and response objects, skipping the adaptation yoga
+// makes for every request (a Fetch Request with its body stream and abort signal, a Response).
+
+/** Headers of a node request, as much of the Fetch `Headers` API as our code reads. */
+export class NodeHeaders {
+  constructor(private raw: IncomingMessage['headers']) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+  has(name: string) {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+  forEach(callback: (value: string, name: string) => void) {
+    for (const name of Object.keys(this.raw)) callback(this.get(name)!, name);
+  }
+}
+
+/** A node request whose body (if any) was read already. */
+export class NodeRequestView {
+  readonly headers: NodeHeaders;
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    req: IncomingMessage,
+    private raw: string | null,
+  ) {
+    this.headers = new NodeHeaders(req.headers);
+  }
+  get body() {
+    return this.raw === null ? null : ({} as ReadableStream);
+  }
+  async text() {
+    return this.raw ?? '';
+  }
+  async json() {
+    return JSON.parse(this.raw ?? '');
+  }
+  /** The same request as a real Fetch Request, for handlers that need one. */
+  toFetchRequest(): Request {
+    const headers = new Headers();
+    this.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') headers.set(name, value);
+    });
+    return new Request(this.url, { method: this.method, headers, body: this.raw });
+  }
+}
+
+export const jsonContentType = /^application\/(.+\+)?json\b/i;
+
+/** The absolute URL of a node request. */
+export function requestUrl(req: IncomingMessage, pathAndQuery = req.url ?? '/') {
+  return `http://${req.headers.host ?? 'localhost'}${pathAndQuery}`;
+}
+
+/** True when a request says it carries a body. */
+export function hasBody(req: IncomingMessage) {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+}
+
+/**
+ * Reads a body of at most `limit` bytes, declared or not (chunked bodies are counted as they come);
+ * null when it is larger (the rest is drained, not kept).
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) {
+    req.resume();
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** An answer before it is written: what the lanes produce. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export async function replyOf(response: Response): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  delete headers['content-length'];
+  return { status: response.status, headers, body: await response.text() };
+}
+
+export function writeReply(res: ServerResponse, reply: Reply) {
+  reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
+  res.writeHead(reply.status, reply.headers).end(reply.body);
+}
