@@ -3,6 +3,7 @@
 // concurrent connections for every list.
 import { startServer } from '../src/server.js';
 import { productionConfig } from './environment.js';
+import { readFileSync, readdirSync } from 'node:fs';
 import { httpLoad, printTable } from './lib.js';
 
 const leadCount = 10_000;
@@ -37,6 +38,26 @@ function leadRow(projectId: string, createdBy: string, i: number) {
     createdAt,
     updatedAt: createdAt,
   };
+}
+
+/** CPU time (ms) so far of the PostgreSQL backends serving `database`; null where /proc cannot tell. */
+function postgresCpuMs(database: string): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)') || !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return ticks * 10; // USER_HZ is 100 on Linux.
+  } catch {
+    return null;
+  }
 }
 
 export default async function bench() {
@@ -92,15 +113,33 @@ export default async function bench() {
       ['segment (attributes in, >=; city not null)', `?segment=${segment._id}&sortField=fullname&direction=1&page=2`],
     ];
 
+    // CPU per request, of the server process and of its database backends, over the whole load run
+    // (warm-up included): unlike latencies, it hardly moves when other work shares the machine.
+    const database = new URL(env.databaseUrl).pathname.slice(1);
+    let served = 0;
+    running.server.on('request', () => served++);
+    const measured = async (url: string) => {
+      const [cpu, pg, before] = [process.cpuUsage(), postgresCpuMs(database), served];
+      const result = await httpLoad({ url, headers: { authorization: token }, connections, seconds });
+      const requests = Math.max(1, served - before);
+      const used = process.cpuUsage(cpu);
+      const pgAfter = postgresCpuMs(database);
+      return {
+        ...result,
+        'server cpu/req': Math.round(((used.user + used.system) / 1000 / requests) * 100) / 100,
+        'db cpu/req': pg === null || pgAfter === null ? '-' : Math.round(((pgAfter - pg) / requests) * 100) / 100,
+      };
+    };
+
     // The cost of any authenticated REST read on this machine now, to read the figures against.
-    const floor = await httpLoad({ url: `${running.url}/v3/projects/${project._id}`, headers: { authorization: token }, connections, seconds });
+    const floor = await measured(`${running.url}/v3/projects/${project._id}`);
     const rows: Array<Record<string, unknown>> = [{ list: 'reference: GET /v3/projects/:id', matches: '-', ...floor, target: '-' }];
     for (const [name, query] of scenarios) {
       const count = (await call('GET', `/v3/${project._id}/leads${query}`, undefined, token)).count;
-      const result = await httpLoad({ url: `${base}${query}`, headers: { authorization: token }, connections, seconds });
+      const result = await measured(`${base}${query}`);
       rows.push({ list: name, matches: count, ...result, target: result.p99 < targetP99Ms ? 'met' : 'MISSED' });
     }
-    printTable(`GET /v3/:project_id/leads over ${leadCount} leads, ${connections} connections, ${seconds}s each (latencies in ms)`, rows);
+    printTable(`GET /v3/:project_id/leads over ${leadCount} leads, ${connections} connections, ${seconds}s each (latencies and CPU in ms)`, rows);
   } finally {
     await running.close();
     await env.drop();

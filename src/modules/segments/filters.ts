@@ -141,8 +141,11 @@ function textCondition(column: Prisma.Sql, operator: Operator, value: SegmentFil
  */
 function attributeCondition(filter: SegmentFilter): Prisma.Sql {
   const path = filter.field.split('.').slice(1);
-  const json = Prisma.sql`("attributes" #> ${path}::text[])`;
-  const text = Prisma.sql`("attributes" #>> ${path}::text[])`;
+  // One key that cannot be an array index reads the same with -> as with #> (an array or a
+  // scalar has no such key either way), and costs less per row: segments scan every lead.
+  const single = path.length === 1 && !/^-?\d+$/.test(path[0]);
+  const json = single ? Prisma.sql`("attributes" -> ${path[0]}::text)` : Prisma.sql`("attributes" #> ${path}::text[])`;
+  const text = single ? Prisma.sql`("attributes" ->> ${path[0]}::text)` : Prisma.sql`("attributes" #>> ${path}::text[])`;
   const { operator, value } = filter;
   switch (operator) {
     case 'is null':
@@ -154,7 +157,9 @@ function attributeCondition(filter: SegmentFilter): Prisma.Sql {
     case '<':
     case '<=':
       if (numeric.test(String(value))) {
-        const number = Prisma.sql`(CASE WHEN ${text} ~ ${numeric.source} THEN ${text}::numeric END)`;
+        // A JSON number is numeric as it is (its text always looks like one); a string only
+        // when it looks like a number; anything else is not.
+        const number = Prisma.sql`(CASE jsonb_typeof(${json}) WHEN 'number' THEN ${json}::numeric WHEN 'string' THEN (CASE WHEN ${text} ~ ${numeric.source} THEN ${text}::numeric END) END)`;
         return comparison(number, operator, Prisma.sql`${Number(value)}::numeric`);
       }
       return comparison(text, operator, Prisma.sql`${String(value)}`);
