@@ -1,4 +1,5 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
@@ -80,6 +81,15 @@ function useRequestLog(infra: Infrastructure): Plugin {
   };
 }
 
+/**
+ * Queries and mutations run as code compiled once per document (graphql-jit), which also writes
+ * their JSON with a serialiser made for the document; subscriptions keep the reference executor.
+ */
+function useCompiledQueries(): Plugin {
+  const { onExecute } = useGraphQlJit({}, { onError: () => undefined });
+  return { onExecute };
+}
+
 export function buildApp(infra: Infrastructure): App {
   const services = createServices(infra);
   const { config } = infra;
@@ -117,6 +127,7 @@ export function buildApp(infra: Infrastructure): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: config.env === 'production' },
       }),
+      useCompiledQueries(),
       useBotImportUpload(),
       useRequestArrayBodies(),
       rest.plugin,
