@@ -11,6 +11,7 @@ import { createRestApi, errorResponse } from './rest/plugin.js';
 import { createListener, fromLane, type NodeListener } from './http/listener.js';
 import { restLane } from './http/rest-lane.js';
 import { graphqlLane } from './http/graphql-lane.js';
+import { chunkedBodyLane } from './http/chunked-lane.js';
 import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
 import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
@@ -143,6 +144,7 @@ export function buildApp(infra: Infrastructure): App {
         isFileRoute(method, pathname) || takesArrayBody(method, pathname) || createsSubscription(method, pathname),
     }),
     graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
+    chunkedBodyLane({ yoga, bodyLimitBytes: config.bodyLimitBytes }),
   ];
   const listener = createListener(lanes, yoga, infra.logger);
   return { yoga, listener, services, infra };

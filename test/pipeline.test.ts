@@ -44,6 +44,18 @@ describe('REST conventions', () => {
     expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
 
+  it('answers 413 for a chunked body over the limit on a route yoga answers itself', async () => {
+    const chunks = [JSON.stringify([{ text: 'x'.repeat(5000) }])];
+    const res = await fetch(`${t.baseUrl}/v3/${p.projectId}/requests/support-group-chunked/messages/multi`, {
+      method: 'POST',
+      headers: { authorization: p.owner.token, 'content-type': 'application/json' },
+      body: new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(new TextEncoder().encode(chunks.shift())) : c.close()) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
   it('answers 400 naming the problem for a body that is not JSON', async () => {
     const res = await t.put(`/v3/projects/${p.projectId}`, {
       token: p.owner.token,

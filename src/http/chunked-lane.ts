@@ -1,0 +1,25 @@
+import type { App } from '../app.js';
+import { AppError } from '../errors.js';
+import { errorResponse } from '../rest/plugin.js';
+import { fromLane } from './listener.js';
+import { NodeRequestView, readBody, replyOf, requestUrl } from './node-request.js';
+import type { Lane } from './rest-lane.js';
+
+// A body sent in chunks declares no length, so yoga's plugins cannot refuse it up front: whatever
+// no other lane took is read here up to the limit (413 beyond) and then handed to yoga. Uploads
+// (multipart) are left alone: they are streamed with limits of their own.
+
+export function chunkedBodyLane({ yoga, bodyLimitBytes }: { yoga: App['yoga']; bodyLimitBytes: number }): Lane {
+  return (req) => {
+    if (req.headers['transfer-encoding'] === undefined || req.headers['content-length'] !== undefined) return null;
+    if (/^multipart\//i.test(req.headers['content-type'] ?? '')) return null;
+    return async () => {
+      const raw = await readBody(req, bodyLimitBytes);
+      if (raw === null) {
+        return replyOf(errorResponse(new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${bodyLimitBytes}-byte limit`)));
+      }
+      const view = new NodeRequestView(req.method ?? 'POST', requestUrl(req), req, raw);
+      return replyOf(await yoga.fetch(view.toFetchRequest() as never, { req, [fromLane]: true } as never));
+    };
+  };
+}
