@@ -44,11 +44,24 @@ export default async function bench() {
       connections,
       seconds,
     });
+    // The same REST read on other nodes of the same database: without the project cache
+    // (PROJECT_CACHE_MS=0: one query per call, as the baseline makes), and with every cache off
+    // (account, membership and project read each time: three queries).
+    const node = async (overrides: Partial<typeof env.config>) => {
+      const other = await startServer({ ...env.config, ...overrides });
+      return httpLoad({ url: `${other.url}/v3/projects/${project._id}`, headers: { authorization: token }, connections, seconds }).finally(
+        () => other.close(),
+      );
+    };
+    const restOneQuery = await node({ projectCacheMs: 0 });
+    const restUncached = await node({ projectCacheMs: 0, authCacheMs: 0 });
     const ratio = (r: { throughput: number }) => `${Math.round((r.throughput / base.throughput) * 100)}%`;
     printTable(`GET project, ${connections} connections, ${seconds}s each`, [
       { path: 'baseline node:http + pg', ...base, ratio: '100%' },
       { path: 'REST GET /v3/projects/:id', ...rest, ratio: ratio(rest) },
       { path: 'GraphQL project(project_id)', ...graphql, ratio: ratio(graphql) },
+      { path: 'REST, project cache off (1 query)', ...restOneQuery, ratio: ratio(restOneQuery) },
+      { path: 'REST, all caches off (3 queries)', ...restUncached, ratio: ratio(restUncached) },
     ]);
   } finally {
     await baseline.close();

@@ -34,6 +34,7 @@ const envSchema = z.object({
   SIGNIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
   OUTBOUND_ALLOW_PRIVATE: bool.default(false),
   OUTBOUND_ALLOWED_HOSTS: z.string().optional(),
@@ -116,6 +117,7 @@ export interface Config {
   signinThrottle: { maxFailures: number; windowSeconds: number };
   /** How long an account or membership lookup is reused; changes invalidate it on every node. */
   authCacheMs: number;
+  projectCacheMs: number;
   runWorkers: boolean;
   /** Requests to addresses chosen by customers (webhook targets, crawled pages). */
   outbound: { allowPrivate: boolean; allowedHosts: string[] };
@@ -207,6 +209,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     signinThrottle: { maxFailures: env.SIGNIN_MAX_FAILURES, windowSeconds: env.SIGNIN_WINDOW_SECONDS },
     authCacheMs: env.AUTH_CACHE_MS,
+    projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
     outbound: {
       allowPrivate: env.OUTBOUND_ALLOW_PRIVATE,

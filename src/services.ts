@@ -28,7 +28,7 @@ export function createServices(infra: Infrastructure) {
   return {
     infra,
     auth: new AuthService(db, infra.eventLog, infra.config),
-    projects: new ProjectService(db, infra.eventLog, infra.config.authCacheMs),
+    projects: new ProjectService(db, infra.eventLog, infra.config.projectCacheMs),
     teammates,
     webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger),
     kb: new KbService(infra),

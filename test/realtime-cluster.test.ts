@@ -20,9 +20,9 @@ const ttl = '1s';
 beforeAll(async () => {
   if (!productionMode) return;
   // Cached lookups live long enough here that only the bus's invalidation can explain a fresh read.
-  const first = await createTestServer({ PRESENCE_TTL: ttl, AUTH_CACHE_MS: '600000' });
+  const first = await createTestServer({ PRESENCE_TTL: ttl, AUTH_CACHE_MS: '600000', PROJECT_CACHE_MS: '600000' });
   a = { client: first.client, url: first.server.url, config: first.config };
-  const second = await createTestServer({ PRESENCE_TTL: ttl, AUTH_CACHE_MS: '600000' }, { databaseUrl: first.config.databaseUrl, prefix: first.config.redisPrefix });
+  const second = await createTestServer({ PRESENCE_TTL: ttl, AUTH_CACHE_MS: '600000', PROJECT_CACHE_MS: '600000' }, { databaseUrl: first.config.databaseUrl, prefix: first.config.redisPrefix });
   b = { client: second.client, url: second.server.url };
   p = await a.client.seedProject();
 });
