@@ -3,6 +3,9 @@
 //    one insert and one Redis publish (the floor any message endpoint pays), run in the same process;
 // 2. delivery latency from POST to 1,000 subscribed websocket clients at 200 messages/s;
 // 3. server memory per idle subscribed websocket client, with 5,000 clients in another process.
+// BENCH_PART=throughput|delivery|memory runs only that part (e.g. `BENCH_PART=throughput
+// BENCH_DURATION_MS=8000 npm run bench messages`); BENCH_PROJECTS spreads part 1 over that many
+// projects (default 1); BENCH_RATES sets part 2's rates (default 200,50 messages/s).
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessEventBus, RedisEventBus, type BusMessage, type EventBus } from '../src/infra/event-bus.js';
 import { BullJobQueue, InProcessJobQueue, PermanentJobError, type JobQueue } from '../src/infra/job-queue.js';
 import { createLogger } from '../src/infra/logger.js';
+import type { LoggedEvent } from '../src/infra/event-log.js';
 import { projectEventStream } from '../src/realtime/event-stream.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { redisUrl, uniqueName } from './helpers/environment.js';
@@ -190,6 +191,21 @@ describe('event log', () => {
     );
     const events = await t.infra.eventLog.readAfter(p.projectId, start);
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => start + i + 1));
+  });
+
+  it('appends the events of one transaction in the order they were emitted, and publishes them so', async () => {
+    const start = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
+    const committed: LoggedEvent[] = [];
+    const stop = t.infra.eventLog.onCommit((event) => event.name.startsWith('test.several') && committed.push(event));
+    await t.infra.eventLog.transaction(async (_tx, emit) => {
+      for (const n of [1, 2, 3]) await emit({ projectId: p.projectId, name: `test.several.${n}`, subject: String(n), payload: { n, b: [n] } });
+    });
+    stop();
+    const events = await t.infra.eventLog.readAfter(p.projectId, start);
+    expect(events.map((e) => [e.seq, e.name, e.subject, e.payload])).toEqual(
+      [1, 2, 3].map((n) => [start + n, `test.several.${n}`, String(n), { n, b: [n] }]),
+    );
+    expect(committed).toEqual(events);
   });
 
   it('writes nothing when the transaction fails', async () => {

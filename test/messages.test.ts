@@ -156,6 +156,30 @@ describe('POST /v3/:project_id/requests/:request_id/messages', () => {
     expect((await send(t, p.projectId, stranger.token, requestId)).status).toBe(403);
   });
 
+  it('answers the same message and request as a later read', async () => {
+    const requestId = await openRequest(t, p);
+    const posted = await send(t, p.projectId, p.guest.token, requestId, {
+      text: 'again',
+      attributes: { zeta: 1, nested: { b: 2, a: [1, 'x'] } },
+      metadata: { note: 'kept' },
+    });
+    expect(posted.status).toBe(200);
+    const read = await t.get(`/v3/${p.projectId}/requests/${requestId}/messages/${posted.body._id}`, { token: p.guest.token });
+    expect(JSON.stringify(posted.body)).toBe(JSON.stringify(read.body));
+  });
+
+  it('never leaves a message out of the transcript of a close it races with', async () => {
+    const requestId = await openRequest(t, p);
+    const posts = Array.from({ length: 12 }, (_, i) => send(t, p.projectId, p.guest.token, requestId, { text: `racing ${i}` }));
+    const close = t.put(`/v3/${p.projectId}/requests/${requestId}/close`, { token: p.admin.token });
+    const [closed, ...answers] = await Promise.all([close, ...posts]);
+    expect(closed.status).toBe(200);
+    answers.forEach((res, i) => {
+      expect([200, 409]).toContain(res.status);
+      expect(new RegExp(`: racing ${i}(\\n|$)`).test(closed.body.transcript)).toBe(res.status === 200);
+    });
+  });
+
   it('sets first_response_at and waiting_time on the first agent message', async () => {
     const requestId = await openRequest(t, p);
     const reply = await send(t, p.projectId, p.admin.token, requestId, { text: 'Hello, I am Ann' });

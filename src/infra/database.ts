@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -34,6 +35,27 @@ function withRevisions(client: PrismaClient) {
   });
 }
 
+/**
+ * A raw statement whose text starts with this comment is prepared once per PostgreSQL connection
+ * and then only executed (no parsing and planning on each call). For the hot statements only:
+ * their text must be one of a few fixed variants, since prepared statements stay for the
+ * connection's life.
+ */
+export const prepared = '/* prepared */';
+
+const statementNames = new Map<string, string>();
+
+/** The name a `prepared` statement is cached under; none (a one-off statement) for the others. */
+function statementName(query: { sql: string }): string {
+  if (!query.sql.startsWith(prepared)) return undefined as unknown as string;
+  let name = statementNames.get(query.sql);
+  if (!name) {
+    name = `p_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(query.sql, name);
+  }
+  return name;
+}
+
 export type Db = ReturnType<typeof withRevisions>;
 /** A client usable inside an interactive transaction. */
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -60,7 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let kind: Database['kind'];
   if (options.databaseUrl) {
     kind = 'postgres';
-    adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 20 });
+    adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 20 }, { statementNameGenerator: statementName });
   } else {
     kind = 'pglite';
     const dir = options.pgliteDir;

@@ -1,9 +1,16 @@
-import type { Db, Tx } from './database.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { prepared, type Db, type Tx } from './database.js';
 import type { EventBus } from './event-bus.js';
+import { cuid } from './ids.js';
 
 // Every domain event is appended to DomainEvent inside the transaction of the change that
 // causes it, with a per-project sequence number, and published on the bus after commit.
 // Live readers use the bus; anyone who may have missed something reads the table by sequence.
+//
+// `emit` only records the event: the transaction appends all of its events at its very end, one
+// statement per project, which takes the next sequence numbers under the project's row lock
+// (held until commit, so sequence numbers have no gaps) and inserts the rows. The lock is thus
+// held for as short a time as possible, and never while the transaction still waits for others.
 
 export interface DomainEventInput {
   projectId: string;
@@ -25,7 +32,23 @@ export interface LoggedEvent {
   createdAt: string;
 }
 
-export type Emit = (event: DomainEventInput) => Promise<LoggedEvent>;
+/** Records an event; it is appended (and gets its sequence number) when the transaction ends. */
+export type Emit = (event: DomainEventInput) => Promise<void>;
+
+/** An event not appended yet: everything but its sequence number. */
+export interface PendingEvent {
+  id: string;
+  projectId: string;
+  name: string;
+  subject: string;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Identifier and time are set when the event is emitted, as the table's defaults would. */
+export function pendingEvent(event: DomainEventInput, createdAt = new Date()): PendingEvent {
+  return { id: cuid(), projectId: event.projectId, name: event.name, subject: event.subject, payload: event.payload ?? {}, createdAt };
+}
 
 export const projectChannel = (projectId: string) => `project:${projectId}`;
 
@@ -50,20 +73,26 @@ export class EventLog {
 
   /** Runs `work` in one transaction; the events it emits commit with it and are published after. */
   async transaction<T>(work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
-    const emitted: LoggedEvent[] = [];
+    let emitted: LoggedEvent[] = [];
     const result = await this.db.$transaction(async (tx) => {
-      const emit: Emit = async (event) => {
-        const logged = await append(tx, event);
-        emitted.push(logged);
-        return logged;
-      };
-      return work(tx, emit);
+      const pending: PendingEvent[] = [];
+      const value = await work(tx, async (event) => void pending.push(pendingEvent(event)));
+      emitted = await append(tx, pending);
+      return value;
     });
-    for (const event of emitted) {
+    await this.committed(emitted);
+    return result;
+  }
+
+  /**
+   * Publishes events once committed and tells the commit listeners, in order: for `transaction`,
+   * and for a single statement that appended its events itself (`appendEventsSql`).
+   */
+  async committed(events: LoggedEvent[]) {
+    for (const event of events) {
       await this.publish(event);
       for (const listener of this.commitListeners) listener(event);
     }
-    return result;
   }
 
   async publish(event: LoggedEvent) {
@@ -81,20 +110,54 @@ export class EventLog {
   }
 }
 
-async function append(tx: Tx, event: DomainEventInput): Promise<LoggedEvent> {
-  // The row lock on the project serialises writers, so sequence numbers have no gaps.
-  const [{ seq }] = await tx.$queryRaw<{ seq: bigint }[]>`
-    UPDATE "Project" SET "eventSeq" = "eventSeq" + 1 WHERE "id" = ${event.projectId} RETURNING "eventSeq" AS seq`;
-  const row = await tx.domainEvent.create({
-    data: {
-      id_project: event.projectId,
-      seq,
-      name: event.name,
-      subject: event.subject,
-      payload: (event.payload ?? {}) as object,
-    },
-  });
-  return toLogged(row);
+type EventRow = Parameters<typeof toLogged>[0];
+
+/** Appends a transaction's events, in the order they were emitted: one statement per project. */
+async function append(tx: Tx, events: PendingEvent[]): Promise<LoggedEvent[]> {
+  if (!events.length) return [];
+  const byProject = new Map<string, PendingEvent[]>();
+  for (const event of events) byProject.set(event.projectId, [...(byProject.get(event.projectId) ?? []), event]);
+  const logged = new Map<string, LoggedEvent>();
+  for (const [projectId, group] of byProject) {
+    const rows = await tx.$queryRaw<EventRow[]>`${Prisma.raw(prepared)}WITH ${appendEventsSql(projectId, group)} SELECT * FROM "appended"`;
+    if (rows.length !== group.length) throw new Error(`event log: no project ${projectId} to append ${group[0].name} to`);
+    for (const row of rows) logged.set(row.id, toLogged(row));
+  }
+  return events.map((e) => logged.get(e.id)!);
+}
+
+/**
+ * The WITH entries that append `events` (all of project `projectId`, in order) as part of one
+ * statement: `"appended_seq"` moves the project's sequence on (its row lock serialises writers
+ * until commit, so sequence numbers have no gaps), `"appended"` inserts the rows and returns them
+ * as DomainEvent rows. With `when` (a condition), the statement appends nothing unless it holds.
+ */
+export function appendEventsSql(projectId: string, events: PendingEvent[], when?: Prisma.Sql): Prisma.Sql {
+  const rows = events.map((e, i) => ({
+    i: i + 1,
+    id: e.id,
+    name: e.name,
+    subject: e.subject,
+    payload: e.payload,
+    createdAt: e.createdAt.toISOString(),
+  }));
+  return Prisma.sql`"appended_seq" AS (
+      UPDATE "Project" SET "eventSeq" = "eventSeq" + ${events.length}::int
+      WHERE "id" = ${projectId}${when ? Prisma.sql` AND (${when})` : Prisma.empty}
+      RETURNING "eventSeq" - ${events.length}::int AS "before"),
+    "appended" AS (
+      INSERT INTO "DomainEvent" ("id", "id_project", "seq", "name", "subject", "payload", "createdAt")
+      SELECT x."id", ${projectId}, s."before" + x."i", x."name", x."subject", COALESCE(x."payload", '{}'::jsonb), x."createdAt"
+      FROM "appended_seq" s,
+        jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS x("i" int, "id" text, "name" text, "subject" text, "payload" jsonb, "createdAt" timestamp(3))
+      ORDER BY x."i"
+      RETURNING "id", "id_project", "seq", "name", "subject", "payload", "createdAt")`;
+}
+
+/** The events a statement built with `appendEventsSql` appended, from its `"appended"` rows. */
+export function appendedEvents(rows: EventRow[]): LoggedEvent[] {
+  return rows.map(toLogged).sort((a, b) => a.seq - b.seq);
 }
 
 /** A DomainEvent row as the event it records. */

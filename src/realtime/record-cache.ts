@@ -12,15 +12,24 @@ export class EventRecordCache<T> {
     private capacity = 5000,
   ) {}
 
+  /** Remembers the record an event this node just committed is about, as written: no read when subscribers ask. */
+  prime(event: LoggedEvent, record: T) {
+    this.remember(event, Promise.resolve(record));
+  }
+
   get(event: LoggedEvent): Promise<T | null> {
     let entry = this.entries.get(event.id);
     if (!entry) {
       entry = this.load(event);
       // A failed read is not remembered: the next subscriber tries again.
       entry.catch(() => this.entries.delete(event.id));
-      this.entries.set(event.id, entry);
-      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+      this.remember(event, entry);
     }
     return entry;
+  }
+
+  private remember(event: LoggedEvent, entry: Promise<T | null>) {
+    this.entries.set(event.id, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }

@@ -70,30 +70,56 @@ const teammateJson = Prisma.sql`to_jsonb(pu) || jsonb_build_object('user', jsonb
   'id', u."id", 'email', u."email", 'firstname', u."firstname", 'lastname', u."lastname", 'emailverified', u."emailverified",
   'anonymous', u."anonymous", 'createdAt', u."createdAt", 'updatedAt', u."updatedAt", 'v', u."v"))`;
 
+/** What `relationColumns` select: the related rows as JSON. */
+export interface RelationRow {
+  department: Department | null;
+  lead: Lead | null;
+  requester: unknown;
+  agents: unknown[];
+}
+
+/**
+ * Everything a request points to, as columns (`department`, `lead`, `requester`, `agents`) of a
+ * query over the Request row `r`: the loader's query, and statements that write a request's
+ * message and answer it with the request (see `knowRelations`).
+ */
+export const relationColumns = Prisma.sql`
+  (SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId") AS department,
+  (SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId") AS lead,
+  (SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id") AS requester,
+  (SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
+     FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
+     WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents")) AS agents`;
+
+export function relationsFromRow(row: RelationRow): RequestRelations {
+  return {
+    department: withDates(row.department),
+    lead: withDates(row.lead),
+    requester: teammate(row.requester as Parameters<typeof teammate>[0]) as TeammateRecord | null,
+    agents: row.agents.map((a) => teammate(a as Parameters<typeof teammate>[0]) as TeammateRecord),
+  };
+}
+
+/** Relations read together with a request row (by the statement that returned it), keyed by that row. */
+const known = new WeakMap<object, RequestRelations>();
+
+/** Records what `request` (a row about to be answered) points to, so answering it reads nothing more. */
+export function knowRelations(request: object, relations: RequestRelations) {
+  known.set(request, relations);
+}
+
+/** What a request row points to: known with the row, or loaded with the operation's other requests. */
+export function relationsFor(ctx: Context, request: { id: string }): RequestRelations | Promise<RequestRelations | null> {
+  return known.get(request) ?? relationsOf(ctx).of(request.id);
+}
+
 function relations(db: Db) {
   return {
     /** Everything a request points to, one query for all the requests of an operation. */
     of: batched<RequestRelations>(async (ids) => {
-      const rows = await db.$queryRaw<Array<{ id: string; department: Department | null; lead: Lead | null; requester: never; agents: never[] }>>`
-        SELECT r."id",
-          (SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId") AS department,
-          (SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId") AS lead,
-          (SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id") AS requester,
-          (SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
-             FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
-             WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents")) AS agents
-        FROM "Request" r WHERE r."id" IN (${Prisma.join(ids)})`;
-      return new Map(
-        rows.map((r) => [
-          r.id,
-          {
-            department: withDates(r.department),
-            lead: withDates(r.lead),
-            requester: teammate(r.requester) as TeammateRecord | null,
-            agents: r.agents.map((a) => teammate(a) as TeammateRecord),
-          },
-        ]),
-      );
+      const rows = await db.$queryRaw<Array<{ id: string } & RelationRow>>`
+        SELECT r."id", ${relationColumns} FROM "Request" r WHERE r."id" IN (${Prisma.join(ids)})`;
+      return new Map(rows.map((r) => [r.id, relationsFromRow(r)]));
     }),
     /** Keyed `<projectId> <request_id>`. */
     request: batched(async (keys) => {

@@ -5,7 +5,7 @@ import { minRole } from '../../graphql/scopes.js';
 import { Teammate } from '../teammates/schema.js';
 import { actorOf, memberOf } from './actor.js';
 import type { RequestPage as Page } from './list.js';
-import { asRecord, relationsOf } from './relations.js';
+import { asRecord, relationsFor } from './relations.js';
 
 /** A request as a field returns it; list pages show the department as its identifier. */
 export type RequestView = RequestRow & { listView?: boolean };
@@ -25,14 +25,14 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       resolve: async (r, _args, ctx) => {
         if (!r.departmentId || r.listView) return r.departmentId;
         // A deleted request (the DELETE answer) has nothing left to load: identifiers only.
-        const department = (await relationsOf(ctx).of(r.id))?.department;
+        const department = (await relationsFor(ctx, r))?.department;
         return department ? asRecord(department) : r.departmentId;
       },
     }),
     lead: t.field({
       type: 'JSON',
       resolve: async (r, _args, ctx) => {
-        const lead = r.leadId ? (await relationsOf(ctx).of(r.id))?.lead : null;
+        const lead = r.leadId ? (await relationsFor(ctx, r))?.lead : null;
         return lead ? asRecord(lead) : null;
       },
     }),
@@ -40,7 +40,7 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       type: 'JSON',
       description: 'The teammate (project user) who opened the request.',
       resolve: async (r, _args, ctx) => {
-        const requester = r.requester_id ? (await relationsOf(ctx).of(r.id))?.requester : null;
+        const requester = r.requester_id ? (await relationsFor(ctx, r))?.requester : null;
         if (!requester) return null;
         const { user, ...rest } = requester;
         return { ...asRecord(rest), id_user: { _id: user.id, email: user.email, firstname: user.firstname, lastname: user.lastname } };
@@ -54,7 +54,7 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       type: [Teammate],
       nullable: false,
       description: 'The teammates serving the request.',
-      resolve: async (r, _args, ctx) => (r.participatingAgents.length ? ((await relationsOf(ctx).of(r.id))?.agents ?? []) : []),
+      resolve: async (r, _args, ctx) => (r.participatingAgents.length ? ((await relationsFor(ctx, r))?.agents ?? []) : []),
     }),
     hasBot: t.exposeBoolean('hasBot', { nullable: false }),
     sourcePage: t.exposeString('sourcePage'),

@@ -41,7 +41,7 @@ export async function lockRequest(tx: Tx, projectId: string, requestId: string):
   return rows[0] ?? null;
 }
 
-function isRetryable(error: unknown): boolean {
+export function isRetryable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; meta?: { code?: string } };
   if (e?.code === 'P2034' || e?.meta?.code === '40P01' || e?.meta?.code === '40001') return true;
   return /deadlock detected|could not serialize access/i.test(String(e?.message ?? ''));

@@ -72,6 +72,8 @@ export class BotEngine {
     this.logger = infra.logger;
     infra.eventLog.onCommit((event) => {
       if (!mayNeedAnswer(event)) return;
+      // Written while no bot took part in the request: nothing to answer, and nothing to read to know it.
+      if (this.conversations.messages.writtenWithoutBots(event)) return;
       this.onMessageCreated(event.projectId, String(event.payload.request_id), event.subject).catch((error) =>
         this.logger.error({ err: error, message: event.subject }, 'a bot could not answer a message'),
       );
