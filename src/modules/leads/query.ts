@@ -75,13 +75,16 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
         WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where})
         SELECT (SELECT count(*) FROM "matching")::int AS "count",
           (SELECT coalesce(json_agg("page" ${orderBy}), '[]')::text FROM "Lead" AS "page"
-            WHERE "page"."id" IN (SELECT "id" FROM "matching" ${orderBy} ${window})) AS "leads"`
-    : // Otherwise the page comes from an index in sort order (or, for a search, from its index)
-      // and the total from a count of its own, both in the same statement.
+            WHERE "page"."id" = ANY(ARRAY(SELECT "id" FROM "matching" ${orderBy} ${window}))) AS "leads"`
+    : // Otherwise the ids of the page come from an index in sort order (or, for a search, from its
+      // index): the sort indexes end with "id", so skipping to a deep page reads index entries
+      // only, and just the page's rows are fetched, by primary key (an array, so the planner
+      // cannot turn it into a join over every lead). The total is a count of its own, in the same
+      // statement.
       Prisma.sql`
         SELECT (SELECT count(*) FROM "Lead" WHERE ${where})::int AS "count",
-          (SELECT coalesce(json_agg("page" ${orderBy}), '[]')::text
-            FROM (SELECT * FROM "Lead" WHERE ${where} ${orderBy} ${window}) AS "page") AS "leads"`;
+          (SELECT coalesce(json_agg("page" ${orderBy}), '[]')::text FROM "Lead" AS "page"
+            WHERE "page"."id" = ANY(ARRAY(SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}))) AS "leads"`;
   const [{ count, leads }] = await db.$queryRaw<Array<{ count: number; leads: string }>>(statement);
   const page = JSON.parse(leads) as LeadJson[];
   for (const lead of page) {
