@@ -58,6 +58,22 @@ describe('requestMessages subscription', () => {
     sub.stop();
   });
 
+  it('gives each of many subscribers of one project exactly its own request\'s messages, in order', async () => {
+    const client = open(p.admin.token).client;
+    const requests = await Promise.all(Array.from({ length: 6 }, () => openRequest(t, p)));
+    const after = await lastSeq(p.projectId);
+    const subs = requests.map((r) => subscribe(client, messagesQuery, { p: p.projectId, r, after }));
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(requests.map((r, i) => send(t, p.projectId, p.admin.token, r, { text: `${i}-${round}` })));
+    }
+    for (const [i, sub] of subs.entries()) {
+      const events = await sub.take(3);
+      expect(events.map((e) => e.message.text)).toEqual([`${i}-0`, `${i}-1`, `${i}-2`]);
+      expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((a, b) => a - b));
+      sub.stop();
+    }
+  });
+
   it('delivers receipt updates', async () => {
     const requestId = await openRequest(t, p);
     const sub = subscribe(open(p.guest.token).client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });

@@ -28,85 +28,191 @@ function readAfter(eventLog: EventLog, projectId: string, after: number): Promis
   return read;
 }
 
+interface FeedListener {
+  event(event: LoggedEvent): void;
+  fail(error: unknown): void;
+}
+
+type Deps = { db: Db; bus: EventBus; eventLog: EventLog };
+
 /**
- * A project's events in sequence order, with no gap and no duplicate: live from the bus,
- * and from the event log whenever the bus skipped a number (a lost message, a reconnect)
- * or the caller asked to resume `after` a sequence it already has.
+ * One node's view of a project's events, in sequence order with no gap and no duplicate: live
+ * from the bus, and from the event log whenever the bus skipped a number (a lost message, a
+ * reconnect). Shared by every subscription of the project on this node, which filter it
+ * synchronously: an event costs one ordering step here, not one per subscriber.
+ */
+class ProjectFeed {
+  private last = 0;
+  private ready = false;
+  private readonly started: Promise<number>;
+  private chain: Promise<void> = Promise.resolve();
+  private listeners = new Set<FeedListener>();
+  /** Live events that arrived ahead of a missing one, by sequence. */
+  private early = new Map<number, LoggedEvent>();
+  private gapTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: () => void;
+  private unwatchGaps: () => void;
+
+  constructor(
+    private deps: Deps,
+    private projectId: string,
+    private onIdle: () => void,
+  ) {
+    this.unsubscribe = deps.bus.subscribe(projectChannel(projectId), (message) => {
+      const event = message as unknown as LoggedEvent;
+      this.enqueue(async () => {
+        if (event.seq <= this.last) return;
+        this.early.set(event.seq, event);
+        this.drain();
+        if (this.early.size && !this.gapTimer) this.gapTimer = setTimeout(() => this.fillGap(), reorderWindowMs);
+      });
+    });
+    this.unwatchGaps = deps.bus.onGap(() => this.enqueue(() => this.backfill()));
+    this.started = new Promise<number>((resolve, reject) => {
+      this.enqueue(async () => {
+        const project = await deps.db.project
+          .findUnique({ where: { id: projectId }, select: { eventSeq: true } })
+          .catch((error: unknown) => {
+            reject(error);
+            throw error;
+          });
+        this.last = Number(project?.eventSeq ?? 0);
+        this.ready = true;
+        resolve(this.last);
+        this.drain();
+      });
+    });
+    this.started.catch(() => undefined);
+  }
+
+  /** Adds a listener; resolves with the sequence number after which it receives every event. */
+  add(listener: FeedListener): Promise<number> {
+    this.listeners.add(listener);
+    return this.ready ? Promise.resolve(this.last) : this.started;
+  }
+
+  remove(listener: FeedListener) {
+    this.listeners.delete(listener);
+    if (!this.listeners.size) this.close();
+  }
+
+  private enqueue(step: () => Promise<void>) {
+    this.chain = this.chain.then(step).catch((error) => {
+      for (const listener of this.listeners) listener.fail(error);
+      this.close();
+    });
+  }
+
+  private deliver(event: LoggedEvent) {
+    this.last = event.seq;
+    for (const listener of this.listeners) listener.event(event);
+  }
+
+  private drain() {
+    if (!this.ready) return;
+    while (this.early.has(this.last + 1)) {
+      const event = this.early.get(this.last + 1)!;
+      this.early.delete(event.seq);
+      this.deliver(event);
+    }
+    for (const seq of this.early.keys()) if (seq <= this.last) this.early.delete(seq);
+  }
+
+  private async backfill() {
+    if (!this.ready) return;
+    for (;;) {
+      const events = await readAfter(this.deps.eventLog, this.projectId, this.last);
+      for (const event of events) if (event.seq > this.last) this.deliver(event);
+      if (events.length < 500) break;
+    }
+    this.drain();
+  }
+
+  private fillGap() {
+    this.gapTimer = null;
+    this.enqueue(async () => {
+      if (this.early.size) await this.backfill();
+    });
+  }
+
+  private closed = false;
+  private close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.unsubscribe();
+    this.unwatchGaps();
+    this.onIdle();
+  }
+}
+
+const feeds = new WeakMap<EventLog, Map<string, ProjectFeed>>();
+
+function feedOf(deps: Deps, projectId: string): ProjectFeed {
+  let byProject = feeds.get(deps.eventLog);
+  if (!byProject) feeds.set(deps.eventLog, (byProject = new Map()));
+  let feed = byProject.get(projectId);
+  if (!feed) {
+    const created = new ProjectFeed(deps, projectId, () => {
+      if (byProject.get(projectId) === created) byProject.delete(projectId);
+    });
+    byProject.set(projectId, (feed = created));
+  }
+  return feed;
+}
+
+/**
+ * A project's events accepted by `accept`, in sequence order, with no gap and no duplicate:
+ * from the event log after `after` when the caller resumes, then live from the project's feed.
  */
 export function projectEventStream(
-  deps: { db: Db; bus: EventBus; eventLog: EventLog },
+  deps: Deps,
   projectId: string,
   after: number | null | undefined,
   accept: (event: LoggedEvent) => boolean | Promise<boolean> = () => true,
 ) {
   return new Repeater<LoggedEvent>(async (push, stop) => {
     let last = 0;
+    let live = false;
+    const held: LoggedEvent[] = [];
+    // Accepted events go out one at a time, in order, each waiting for the consumer.
     let chain: Promise<void> = Promise.resolve();
-    const enqueue = (step: () => Promise<void>) => {
-      chain = chain.then(step).catch((error) => stop(error));
-    };
-    const deliver = async (event: LoggedEvent) => {
+    const deliver = (event: LoggedEvent) => {
+      if (event.seq <= last) return;
       last = event.seq;
-      if (await accept(event)) await push(event);
+      const accepted = accept(event);
+      if (accepted === false) return;
+      chain = chain
+        .then(async () => {
+          if (await accepted) await push(event);
+        })
+        .catch((error) => stop(error));
     };
-    const backfill = async () => {
-      for (;;) {
-        const events = await readAfter(deps.eventLog, projectId, last);
-        for (const event of events) if (event.seq > last) await deliver(event);
-        if (events.length < 500) return;
-      }
+    const feed = feedOf(deps, projectId);
+    const listener: FeedListener = {
+      event: (event) => (live ? deliver(event) : held.push(event)),
+      fail: (error) => stop(error),
     };
-
-    // Live events that arrived ahead of a missing one, by sequence.
-    const early = new Map<number, LoggedEvent>();
-    let gapTimer: NodeJS.Timeout | null = null;
-    const drain = async () => {
-      while (early.has(last + 1)) {
-        const event = early.get(last + 1)!;
-        early.delete(event.seq);
-        await deliver(event);
-      }
-      for (const seq of early.keys()) if (seq <= last) early.delete(seq);
-    };
-    const fillGap = () => {
-      gapTimer = null;
-      enqueue(async () => {
-        if (!early.size) return;
-        await backfill();
-        await drain();
-      });
-    };
-
-    const unsubscribe = deps.bus.subscribe(projectChannel(projectId), (message) => {
-      const event = message as unknown as LoggedEvent;
-      enqueue(async () => {
-        if (event.seq <= last) return;
-        early.set(event.seq, event);
-        await drain();
-        if (early.size && !gapTimer) gapTimer = setTimeout(fillGap, reorderWindowMs);
-      });
-    });
-    const unwatchGaps = deps.bus.onGap(() =>
-      enqueue(async () => {
-        await backfill();
-        await drain();
-      }),
-    );
-
-    enqueue(async () => {
-      if (after != null) {
+    const start = feed.add(listener);
+    try {
+      last = await start;
+      if (after != null && after < last) {
+        // Resuming: what was missed comes from the log; live events wait meanwhile.
         last = after;
-        await backfill();
-      } else {
-        const project = await deps.db.project.findUnique({ where: { id: projectId }, select: { eventSeq: true } });
-        last = Number(project?.eventSeq ?? 0);
+        for (;;) {
+          const events = await readAfter(deps.eventLog, projectId, last);
+          for (const event of events) deliver(event);
+          if (events.length < 500) break;
+        }
+      } else if (after != null) {
+        last = Math.max(last, after);
       }
-      await drain();
-    });
-
+      live = true;
+      for (const event of held.splice(0)) deliver(event);
+    } catch (error) {
+      stop(error);
+    }
     await stop;
-    if (gapTimer) clearTimeout(gapTimer);
-    unsubscribe();
-    unwatchGaps();
+    feed.remove(listener);
   });
 }
