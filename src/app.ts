@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import { buildContext, type Context } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, bodyTooLarge } from './errors.js';
 import { schema, restOptions } from './graphql/schema.js';
 import type { Infrastructure } from './infra/index.js';
 import { createRestApi, errorResponse } from './rest/plugin.js';
@@ -39,7 +39,7 @@ function useBodyLimit(limit: number): Plugin {
     onRequest({ request, endResponse }) {
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > limit) {
-        endResponse(errorResponse(new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${limit}-byte limit`)));
+        endResponse(errorResponse(bodyTooLarge(limit)));
       }
     },
   };

@@ -102,3 +102,6 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody; 
   }
   return { status: 500, body: { success: false, code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.' } };
 }
+
+/** A request body over the JSON body limit (BODY_LIMIT_BYTES). */
+export const bodyTooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${limit}-byte limit`);

@@ -1,9 +1,6 @@
 import type { App } from '../app.js';
-import { AppError } from '../errors.js';
-import { errorResponse } from '../rest/plugin.js';
-import { fromLane } from './listener.js';
-import { NodeRequestView, readBody, replyOf, requestUrl } from './node-request.js';
-import type { Lane } from './rest-lane.js';
+import { tooLargeReply, yogaReply, type Lane } from './listener.js';
+import { NodeRequestView, readBody, requestUrl } from './node-request.js';
 
 // A body sent in chunks declares no length, so yoga's plugins cannot refuse it up front: whatever
 // no other lane took is read here up to the limit (413 beyond) and then handed to yoga. Uploads
@@ -16,10 +13,10 @@ export function chunkedBodyLane({ yoga, bodyLimitBytes }: { yoga: App['yoga']; b
     return async () => {
       const raw = await readBody(req, bodyLimitBytes);
       if (raw === null) {
-        return replyOf(errorResponse(new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${bodyLimitBytes}-byte limit`)));
+        return tooLargeReply(bodyLimitBytes);
       }
       const view = new NodeRequestView(req.method ?? 'POST', requestUrl(req), req, raw);
-      return replyOf(await yoga.fetch(view.toFetchRequest() as never, { req, [fromLane]: true } as never));
+      return yogaReply(yoga, view, req);
     };
   };
 }

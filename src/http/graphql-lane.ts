@@ -1,12 +1,9 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../errors.js';
-import { errorResponse } from '../rest/plugin.js';
 import type { App } from '../app.js';
-import type { Lane } from './rest-lane.js';
-import { fromLane } from './listener.js';
-import { jsonContentType, NodeRequestView, readBody, replyOf, requestUrl, type Reply } from './node-request.js';
+import { tooLargeReply, yogaReply, type Lane } from './listener.js';
+import { jsonContentType, NodeRequestView, readBody, requestUrl, type Reply } from './node-request.js';
 
 // The GraphQL lane: the common case of GraphQL over HTTP (a POST of a JSON body with a valid query
 // or mutation, answered as JSON) runs straight from node's request through yoga's own envelop
@@ -85,7 +82,7 @@ class CapturedResponse {
 }
 
 export function graphqlLane({ yoga, endpoint, bodyLimitBytes }: GraphqlLaneOptions): Lane {
-  const viaYoga = async (view: NodeRequestView, req: IncomingMessage) => replyOf(await yoga.fetch(view.toFetchRequest() as never, { req, [fromLane]: true } as never));
+  const viaYoga = (view: NodeRequestView, req: IncomingMessage) => yogaReply(yoga, view, req);
 
   return (req) => {
     if (req.method !== 'POST' || req.url !== endpoint) return null;
@@ -96,7 +93,7 @@ export function graphqlLane({ yoga, endpoint, bodyLimitBytes }: GraphqlLaneOptio
     return async (): Promise<Reply> => {
       const raw = await readBody(req, bodyLimitBytes);
       if (raw === null) {
-        return replyOf(errorResponse(new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${bodyLimitBytes}-byte limit`)));
+        return tooLargeReply(bodyLimitBytes);
       }
       const view = new NodeRequestView('POST', requestUrl(req), req, raw);
       const params = paramsOf(raw);

@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { App } from '../app.js';
+import { bodyTooLarge } from '../errors.js';
 import { errorResponse } from '../rest/plugin.js';
-import type { Lane } from './rest-lane.js';
-import { replyOf, writeReply, type Reply } from './node-request.js';
+import { replyOf, writeReply, type NodeRequestView, type Reply } from './node-request.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The call a lane answers (a thunk producing the answer), or null to leave it to the next. */
+export type Lane = (req: IncomingMessage, res: ServerResponse) => (() => Promise<Reply>) | null;
 
 /** Marks a yoga call made by a lane, whose request line the lane writes itself. */
 export const fromLane = 'fromLane';
@@ -37,4 +41,12 @@ export function createListener(lanes: Lane[], fallback: NodeListener, logger: Lo
     }
     fallback(req, res);
   };
+}
+
+/** The 413 answer of a lane whose body went over the limit. */
+export const tooLargeReply = (limit: number) => replyOf(errorResponse(bodyTooLarge(limit)));
+
+/** Yoga's answer to a request a lane read the body of, then left to yoga. */
+export async function yogaReply(yoga: App['yoga'], view: NodeRequestView, req: IncomingMessage): Promise<Reply> {
+  return replyOf(await yoga.fetch(view.toFetchRequest() as never, { req, [fromLane]: true } as never));
 }

@@ -1,7 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError } from '../errors.js';
-import { errorResponse, restBasePath, type RestApi, type RestRequest } from '../rest/plugin.js';
-import { hasBody, jsonContentType, NodeRequestView, readBody, replyOf, requestUrl, type Reply } from './node-request.js';
+import { restBasePath, type RestApi, type RestRequest } from '../rest/plugin.js';
+import { tooLargeReply, type Lane } from './listener.js';
+import { hasBody, jsonContentType, NodeRequestView, readBody, requestUrl } from './node-request.js';
 
 // The REST lane: a /v3 call with a JSON body (or none) to a generated route runs straight from
 // node's request: same route table, SOFA handler, context, execution and error bodies as the REST
@@ -14,9 +13,6 @@ export interface RestLaneOptions {
   /** True for requests a plugin ahead of the REST face answers or rewrites. */
   claimedElsewhere(method: string, pathname: string): boolean;
 }
-
-/** The call this lane answers, or null to leave it to yoga. */
-export type Lane = (req: IncomingMessage, res: ServerResponse) => (() => Promise<Reply>) | null;
 
 export function restLane({ rest, bodyLimitBytes, claimedElsewhere }: RestLaneOptions): Lane {
   return (req) => {
@@ -35,7 +31,7 @@ export function restLane({ rest, bodyLimitBytes, claimedElsewhere }: RestLaneOpt
     return async () => {
       const raw = withBody ? await readBody(req, bodyLimitBytes) : null;
       if (withBody && raw === null) {
-        return replyOf(errorResponse(new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${bodyLimitBytes}-byte limit`)));
+        return tooLargeReply(bodyLimitBytes);
       }
       const view = new NodeRequestView(method, requestUrl(req, queryAt < 0 ? pathname : pathname + rawUrl.slice(queryAt)), req, raw);
       return rest.respond(view as unknown as RestRequest, route, { req, request: view });
