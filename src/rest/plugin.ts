@@ -7,7 +7,7 @@ import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
 import { replyOf, type Reply } from '../http/node-request.js';
 import { restShape } from './shape.js';
 import { documentRootArgumentsOnly, withoutNestedArguments } from './nested-arguments.js';
-import { addRouteAliases, aliasRoutes } from './aliases.js';
+import { documentRouteAliases, aliasRoutes } from './aliases.js';
 
 // The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
 // executed through yoga's own pipeline (same context, auth, limits and error masking).
@@ -59,7 +59,7 @@ export function createRestHandler(schema: GraphQLSchema, options: RestOptions, h
     ...hooks,
   } as never);
   documentRootArgumentsOnly(handler as never, schema, options.routes);
-  addRouteAliases(handler as never, restBasePath, options.routes, options.aliases ?? {});
+  documentRouteAliases(handler as never, restBasePath, options.routes, options.aliases ?? {});
   return handler;
 }
 
@@ -148,8 +148,7 @@ export function createRestApi(options: RestOptions): RestApi {
         path: alias.path,
         handler: handlerOf(target.method, target.path) ?? missingTarget(target),
       }));
-      const isAlias = (r: RouteEntry) => aliases.some((a) => a.method === r.method && a.path === r.path);
-      table = new RouteTable([...generated.filter((r) => !isAlias(r)), ...aliases], restBasePath);
+      table = new RouteTable([...generated, ...aliases], restBasePath);
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== restBasePath && !url.pathname.startsWith(`${restBasePath}/`)) return;
