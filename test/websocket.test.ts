@@ -67,8 +67,13 @@ describe('graphql-ws', () => {
     const client = connect(node.server.url, p.agent.token);
     const sub = take<{ projectEvents: { name: string; subject: string } }>(client, eventsQuery, { id: p.projectId }, 1);
     // The subscription starts asynchronously: poll with changes until one arrives.
-    const poke = setInterval(() => void t.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { at: Date.now() } } }), 50);
+    const pokes: Promise<unknown>[] = [];
+    const poke = setInterval(
+      () => pokes.push(t.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { at: Date.now() } } })),
+      50,
+    );
     const [event] = await sub.done.finally(() => clearInterval(poke));
+    await Promise.all(pokes);
     expect(event.projectEvents).toMatchObject({ name: 'project_user.update', subject: p.admin.teammateId });
     await client.dispose();
   });
@@ -93,11 +98,14 @@ describe.skipIf(!productionMode)('two nodes sharing PostgreSQL and Redis', () =>
     try {
       const client = connect(node.server.url, p.agent.token);
       const sub = take<{ projectEvents: { name: string } }>(client, eventsQuery, { id: p.projectId }, 1);
+      // Changes on node B until the subscription on node A has seen one; all answered before B stops.
+      const pokes: Promise<unknown>[] = [];
       const poke = setInterval(
-        () => void b.client.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { node: 'b' } } }),
+        () => pokes.push(b.client.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { node: 'b' } } })),
         50,
       );
       const [event] = await sub.done.finally(() => clearInterval(poke));
+      await Promise.all(pokes);
       expect(event.projectEvents.name).toBe('project_user.update');
       await client.dispose();
     } finally {
