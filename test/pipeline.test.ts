@@ -144,6 +144,16 @@ describe('GraphQL endpoint', () => {
     expect(res.body.errors?.[0].message).toMatch(/noSuchField/);
   });
 
+  it('refuses a request with a parameter GraphQL over HTTP does not define, naming it', async () => {
+    const res = await t.request('POST', '/graphql', {
+      token: p.owner.token,
+      headers: { accept: 'application/graphql-response+json' },
+      body: { query: '{ me { _id } }', unexpected: 1 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0].message).toMatch(/unexpected/);
+  });
+
   it('answers the error family in GraphQL errors with the HTTP status of the error', async () => {
     const res = await t.gql('query($id: String!) { project(project_id: $id) { name } }', { id: p.projectId });
     expect(res.status).toBe(401);

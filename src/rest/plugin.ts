@@ -88,6 +88,12 @@ export interface RestApi {
 const executed = Symbol('rest result');
 type Executed = { [executed]?: { data: Record<string, unknown> } };
 
+/** The 404 body for a path no route serves. */
+const noRoute = (method: string, pathname: string) => errorResponse(new AppError('NOT_FOUND', `no route for ${method} ${pathname}`));
+
+/** SOFA's subscription webhooks would let anyone make this server call any URL: never served. */
+const isSofaWebhook = (pathname: string) => /^\/v3\/webhook(\/|$)/.test(pathname);
+
 function missingTarget(target: RouteConfig): never {
   throw new Error(`REST alias target ${target.method} ${target.path} is not a generated route`);
 }
@@ -107,7 +113,7 @@ export function createRestApi(options: RestOptions): RestApi {
       const [value] = Object.values(result.data);
       return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: restShape(JSON.stringify(value ?? null)) };
     }
-    return replyOf(response ?? errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${new URL(request.url).pathname}`)));
+    return replyOf(response ?? noRoute(request.method, new URL(request.url).pathname));
   };
   const toResponse = (reply: Reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
 
@@ -152,9 +158,8 @@ export function createRestApi(options: RestOptions): RestApi {
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== restBasePath && !url.pathname.startsWith(`${restBasePath}/`)) return;
-      // SOFA's subscription webhooks would let anyone make this server call any URL: not served.
-      if (/^\/v3\/webhook(\/|$)/.test(url.pathname)) {
-        endResponse(errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
+      if (isSofaWebhook(url.pathname)) {
+        endResponse(noRoute(request.method, url.pathname));
         return;
       }
       let target = request;
@@ -170,13 +175,13 @@ export function createRestApi(options: RestOptions): RestApi {
       }
       // SOFA's own router: the OpenAPI document, the docs page, and its 404s.
       const response = await handler.handleRequest(target, serverContext as YogaInitialContext & object);
-      endResponse(response ?? errorResponse(new AppError('NOT_FOUND', `no route for ${request.method} ${url.pathname}`)));
+      endResponse(response ?? noRoute(request.method, url.pathname));
     },
   };
 
   return {
     plugin,
-    match: (method, pathname) => (/^\/v3\/webhook(\/|$)/.test(pathname) ? null : table?.match(method, pathname) ?? null),
+    match: (method, pathname) => (isSofaWebhook(pathname) ? null : table?.match(method, pathname) ?? null),
     respond,
   };
 }
