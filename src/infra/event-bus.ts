@@ -50,7 +50,8 @@ export class RedisEventBus implements EventBus {
     private prefix: string,
     private logger: Logger,
   ) {
-    this.publisher = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // Publishes of one tick go out in one write (order kept: one connection).
+    this.publisher = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
     this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
     this.subscriber.on('messageBuffer', (channelBuf: Buffer, data: Buffer) => {
       const channel = channelBuf.toString().slice(this.prefix.length + 1);

@@ -130,9 +130,11 @@ async function append(tx: Tx, events: PendingEvent[]): Promise<LoggedEvent[]> {
  * The WITH entries that append `events` (all of project `projectId`, in order) as part of one
  * statement: `"appended_seq"` moves the project's sequence on (its row lock serialises writers
  * until commit, so sequence numbers have no gaps), `"appended"` inserts the rows and returns them
- * as DomainEvent rows. With `when` (a condition), the statement appends nothing unless it holds.
+ * as DomainEvent rows. With `only` (a condition on `x`, the event: `x."id"`, `x."subject"`...), the
+ * statement appends just the events it holds for, numbered in order without gaps, and nothing
+ * (the sequence untouched) when it holds for none.
  */
-export function appendEventsSql(projectId: string, events: PendingEvent[], when?: Prisma.Sql): Prisma.Sql {
+export function appendEventsSql(projectId: string, events: PendingEvent[], only?: Prisma.Sql): Prisma.Sql {
   const rows = events.map((e, i) => ({
     i: i + 1,
     id: e.id,
@@ -141,17 +143,20 @@ export function appendEventsSql(projectId: string, events: PendingEvent[], when?
     payload: e.payload,
     createdAt: e.createdAt.toISOString(),
   }));
-  return Prisma.sql`"appended_seq" AS (
-      UPDATE "Project" SET "eventSeq" = "eventSeq" + ${events.length}::int
-      WHERE "id" = ${projectId}${when ? Prisma.sql` AND (${when})` : Prisma.empty}
-      RETURNING "eventSeq" - ${events.length}::int AS "before"),
+  return Prisma.sql`"appending" AS MATERIALIZED (
+      SELECT x.*, row_number() OVER (ORDER BY x."i") AS "n"
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x("i" int, "id" text, "name" text, "subject" text, "payload" jsonb, "createdAt" timestamp(3))
+      ${only ? Prisma.sql`WHERE ${only}` : Prisma.empty}),
+    "appended_seq" AS (
+      UPDATE "Project" SET "eventSeq" = "eventSeq" + (SELECT count(*) FROM "appending")
+      WHERE "id" = ${projectId} AND EXISTS (SELECT 1 FROM "appending")
+      RETURNING "eventSeq" - (SELECT count(*) FROM "appending") AS "before"),
     "appended" AS (
       INSERT INTO "DomainEvent" ("id", "id_project", "seq", "name", "subject", "payload", "createdAt")
-      SELECT x."id", ${projectId}, s."before" + x."i", x."name", x."subject", COALESCE(x."payload", '{}'::jsonb), x."createdAt"
-      FROM "appended_seq" s,
-        jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS x("i" int, "id" text, "name" text, "subject" text, "payload" jsonb, "createdAt" timestamp(3))
-      ORDER BY x."i"
+      SELECT a."id", ${projectId}, s."before" + a."n", a."name", a."subject", COALESCE(a."payload", '{}'::jsonb), a."createdAt"
+      FROM "appended_seq" s, "appending" a
+      ORDER BY a."n"
       RETURNING "id", "id_project", "seq", "name", "subject", "payload", "createdAt")`;
 }
 

@@ -1,22 +1,19 @@
 import { z } from 'zod';
 import { conflict, forbidden, notFound, parseInput } from '../../errors.js';
-import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
-import { prepared, type Db, type Tx } from '../../infra/database.js';
-import { appendEventsSql, appendedEvents, pendingEvent, type Emit, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
-import { cuid } from '../../infra/ids.js';
+import type { Message, Request } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../infra/database.js';
+import type { Emit, EventLog, LoggedEvent } from '../../infra/event-log.js';
 import { EventRecordCache } from '../../realtime/record-cache.js';
-import { surelyVisibleCondition } from '../requests/access.js';
-import { knowRelations, relationColumns, relationsFromRow, type RelationRow } from '../requests/relations.js';
+import { knowRelations } from '../requests/relations.js';
+import { QuickPoster } from './quick-post.js';
 import { RequestService, openingFields } from '../requests/service.js';
 import { MessageStatus, RequestStatus, isOpen, receiptStatuses } from '../requests/states.js';
 import {
   checkRequestId,
   fullName,
-  isRetryable,
   isUniqueViolation,
   lockRequest,
   transactionWithRetry,
-  viewerOf,
 } from '../requests/store.js';
 import type { RoutingService } from '../routing/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
@@ -89,40 +86,21 @@ function timestampOf(attributes: Record<string, unknown>): Date | undefined {
 /** End users (users and guests) see only their own requests and never hidden messages. */
 const isEndUser = (member: TeammateRecord) => !roleAtLeast(member.role, 'agent');
 
-type PostData = z.infer<typeof postInput>;
-
-// The one-statement post (see `quickPost`) answers the columns of its CTEs side by side, the
-// request's under their own names, the message's and the event's under prefixes, then what the
-// request points to. The columns are named (no `*`): the statement is prepared, and a prepared
-// statement's result must not change shape when a migration adds a column.
-const requestColumns = Object.values(Prisma.RequestScalarFieldEnum);
-const messageColumns = Object.values(Prisma.MessageScalarFieldEnum);
-const eventColumns = ['id', 'id_project', 'seq', 'name', 'subject', 'payload', 'createdAt'] as const;
-const columnList = (table: string, columns: readonly string[], prefix = '') =>
-  Prisma.raw(columns.map((c) => `${table}."${c}"${prefix ? ` AS "${prefix}${c}"` : ''}`).join(', '));
-const quickColumns = Prisma.sql`${columnList('r', requestColumns)}, ${columnList('m', messageColumns, 'm.')},
-  ${columnList('e', eventColumns, 'e.')}, ${relationColumns}`;
-
-const pick = (row: Record<string, unknown>, columns: readonly string[], prefix = '') =>
-  Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c}`]]));
-
-/** Splits a row of the one-statement post into its parts (no message or event when it wrote nothing). */
-function quickParts(row: Record<string, unknown>) {
-  return {
-    request: pick(row, requestColumns) as unknown as Request,
-    relations: relationsFromRow(row as unknown as RelationRow),
-    message: row['m.id'] === null ? null : (pick(row, messageColumns, 'm.') as unknown as Message),
-    event: row['e.id'] === null ? null : (pick(row, eventColumns, 'e.') as unknown as Parameters<typeof appendedEvents>[0][number]),
-  };
-}
-
 export class MessageService {
   constructor(
     private db: Db,
     private events: EventLog,
     private requests: RequestService,
     private routing: RoutingService,
-  ) {}
+  ) {
+    this.quick = new QuickPoster(db, events, (written) => {
+      if (!written.request.participatingBots.length) this.botless.add(written.event);
+      knowRelations(written.request, written.relations);
+      this.records.prime(written.event, written.message);
+    });
+  }
+
+  private quick: QuickPoster;
 
   /**
    * Stores a message, creating the request when it does not exist yet. The request row stays
@@ -171,74 +149,18 @@ export class MessageService {
     );
   }
 
-  /**
-   * The common case as one statement, with no transaction round trips: a message to an existing,
-   * open request the caller surely may write to, and which changes nothing on the request (see
-   * `afterMessage`). The statement locks the request row, decides, inserts the message, appends
-   * `message.create` (taking the project's sequence lock last) and reads what the answer shows of
-   * the request. When the request is missing or any condition fails it writes nothing, and answers
-   * null: `post` then takes the general path, which creates the request, answers the error or
-   * applies the change, under the same rules.
-   */
+  /** The common case, written in batches (see `QuickPoster`); null when the general path must decide. */
   private async quickPost(
     projectId: string,
     actor: Actor,
     requestId: string,
-    data: PostData,
+    data: z.infer<typeof postInput>,
     hidden: boolean,
     createdAt: Date | undefined,
   ): Promise<MessageRecord | null> {
-    const { member } = actor;
-    // The SQL form of the checks `assertCanWrite` and `afterMessage` make on the locked row `r`.
-    let writable = Prisma.sql`r."status" <> ${RequestStatus.CLOSED}`;
-    if (member) {
-      const fromRequester = Prisma.sql`COALESCE(r."requester_id" = ${member.id}, FALSE)`;
-      const routes = Prisma.sql`(${fromRequester} AND r."status" IN (${RequestStatus.TEMPORARY}, ${RequestStatus.ABANDONED}))`;
-      const firstResponse = roleAtLeast(member.role, 'agent')
-        ? Prisma.sql` OR (NOT ${fromRequester} AND r."first_response_at" IS NULL)`
-        : Prisma.empty;
-      writable = Prisma.sql`${writable} AND ${surelyVisibleCondition(viewerOf(member))} AND NOT (${routes}${firstResponse})`;
-    }
-    const now = new Date();
-    const id = cuid();
-    const event = pendingEvent(
-      { projectId, name: 'message.create', subject: id, payload: { request_id: requestId, sender: actor.userId, hidden } },
-      now,
-    );
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await this.db.$queryRaw<Record<string, unknown>[]>`${Prisma.raw(prepared)}
-        WITH "request" AS (
-          SELECT r.*, COALESCE(${writable}, FALSE) AS "quick" FROM "Request" r
-          WHERE r."id_project" = ${projectId} AND r."request_id" = ${requestId}
-          FOR UPDATE),
-        "message" AS (
-          INSERT INTO "Message" ("id", "id_project", "request_id", "sender", "senderFullname", "recipient", "status", "text",
-            "type", "metadata", "attributes", "hidden", "receipts", "createdBy", "createdAt", "updatedAt", "v")
-          SELECT ${id}, ${projectId}, ${requestId}, ${actor.userId}, ${actor.fullname}, ${requestId}, ${MessageStatus.RECEIVED},
-            ${data.text}, ${data.type}, ${data.metadata === undefined ? null : JSON.stringify(data.metadata)}::jsonb,
-            ${JSON.stringify(data.attributes)}::jsonb, ${hidden}, '{}'::jsonb, ${actor.userId},
-            ${createdAt ?? now}::timestamp(3), ${now}::timestamp(3), 0
-          FROM "request" WHERE "quick" AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
-          RETURNING ${columnList('"Message"', messageColumns)}),
-        ${appendEventsSql(projectId, [event], Prisma.sql`EXISTS (SELECT 1 FROM "message")`)}
-        SELECT ${quickColumns}
-        FROM "request" r LEFT JOIN "message" m ON TRUE LEFT JOIN "appended" e ON TRUE`;
-    } catch (error) {
-      // A deadlock or serialisation failure wrote nothing: the general path retries.
-      if (isRetryable(error)) return null;
-      throw error;
-    }
-    if (!rows.length) return null;
-    const parts = quickParts(rows[0]);
-    if (!parts.message) return null;
-    if (!parts.event) throw new Error(`event log: no project ${projectId} to append message.create to`);
-    const [logged] = appendedEvents([parts.event]);
-    if (!parts.request.participatingBots.length) this.botless.add(logged);
-    knowRelations(parts.request, parts.relations);
-    this.records.prime(logged, parts.message);
-    await this.events.committed([logged]);
-    return { ...parts.message, request: parts.request };
+    const written = await this.quick.post(projectId, { actor, requestId, ...data, hidden, createdAt });
+    if (!written) return null;
+    return { ...written.message, request: written.request };
   }
 
   /** message.create events this process logged for a request without a bot taking part at the time. */

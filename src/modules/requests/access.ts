@@ -69,15 +69,22 @@ export function scopeCondition(scope: Scope): Prisma.Sql {
     OR (cardinality(r."participatingAgents") = 0 AND (r."departmentId" IS NULL ${departments})))`;
 }
 
+/** How `surelyVisibleCondition` tells viewers apart: by what their role lets them see. */
+export type ViewerKind = 'admin' | 'agent' | 'end-user';
+
+export function viewerKind(role: string): ViewerKind {
+  if (roleAtLeast(role, 'admin')) return 'admin';
+  return roleAtLeast(role, 'agent') ? 'agent' : 'end-user';
+}
+
 /**
  * A SQL condition on `r` that, when it holds, `canSee` holds without reading anything else (an
  * agent's departments are not known here: an agent is only sure to see the requests it takes part
- * in or opened). When it does not hold, the full rule decides.
+ * in or opened). When it does not hold, the full rule decides. The viewer comes as SQL values
+ * (`kind` a `ViewerKind`), so one statement text serves every viewer, e.g. row by row of a batch.
  */
-export function surelyVisibleCondition(viewer: Viewer): Prisma.Sql {
-  if (roleAtLeast(viewer.role, 'admin')) return Prisma.sql`TRUE`;
-  if (roleAtLeast(viewer.role, 'agent')) {
-    return Prisma.sql`(r."requester_id" = ${viewer.teammateId} OR ${viewer.userId} = ANY(r."participants"))`;
-  }
-  return Prisma.sql`r."requester_id" = ${viewer.teammateId}`;
+export function surelyVisibleCondition(viewer: { kind: Prisma.Sql; teammateId: Prisma.Sql; userId: Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`(${viewer.kind} = 'admin'
+    OR (${viewer.kind} = 'agent' AND (r."requester_id" = ${viewer.teammateId} OR ${viewer.userId} = ANY(r."participants")))
+    OR (${viewer.kind} = 'end-user' AND r."requester_id" = ${viewer.teammateId}))`;
 }
