@@ -1,6 +1,5 @@
 import * as cheerio from 'cheerio';
 import mammoth from 'mammoth';
-import { PDFParse } from 'pdf-parse';
 
 // Readable text out of fetched or uploaded documents.
 
@@ -56,7 +55,35 @@ export function htmlText(html: string): ExtractedText {
   return { title, text: normalizeText(parts.join('')) };
 }
 
+/**
+ * pdf-parse's PDF.js (its legacy build, and its worker, loaded on the first parse) brings core-js,
+ * which replaces built-ins it finds wanting for the whole process: JSON.parse (no source access on
+ * Node 20), Array.prototype.push and Function.prototype.toString. The replacements are JavaScript,
+ * several times slower than V8's own, and every push and parse in the server would pay for them.
+ * So pdf-parse is loaded on the first PDF, and V8's three are put back after loading and after each
+ * parse (PDF.js needs nothing the replacements add); what core-js only adds where missing
+ * (Promise.withResolvers and others) stays.
+ */
+const natives: Array<[Record<string, unknown>, string, unknown]> = [
+  [JSON as unknown as Record<string, unknown>, 'parse', JSON.parse],
+  [Array.prototype as unknown as Record<string, unknown>, 'push', Array.prototype.push],
+  [Function.prototype as unknown as Record<string, unknown>, 'toString', Function.prototype.toString],
+];
+
+function restoreNatives() {
+  for (const [owner, key, value] of natives) {
+    if (owner[key] !== value) Object.defineProperty(owner, key, { value, writable: true, configurable: true, enumerable: false });
+  }
+}
+
+let pdfParse: Promise<typeof import('pdf-parse')> | undefined;
+function loadPdfParse() {
+  pdfParse ??= import('pdf-parse').finally(restoreNatives);
+  return pdfParse;
+}
+
 export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { PDFParse } = await loadPdfParse();
   const parser = new PDFParse({ data: new Uint8Array(bytes) });
   try {
     const result = await parser.getText({ pageJoiner: '' });
@@ -65,6 +92,7 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
     throw new ExtractionError(`not a readable PDF document: ${(error as Error).message}`);
   } finally {
     await parser.destroy().catch(() => {});
+    restoreNatives();
   }
 }
 
