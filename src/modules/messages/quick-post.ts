@@ -1,9 +1,9 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
 import { prepared, type Db } from '../../infra/database.js';
-import { appendEventsSql, appendedEvents, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
+import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { surelyVisibleCondition, viewerKind } from '../requests/access.js';
-import { relationColumns, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
+import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import { MessageStatus, RequestStatus } from '../requests/states.js';
 import type { Actor } from '../requests/actor.js';
 
@@ -46,15 +46,36 @@ interface Waiting extends QuickPost {
 /** At most this many posts per statement; more wait for the next one. */
 const maxBatch = 100;
 
-// The statement answers, per post whose request exists, the request's columns under their own
-// names, the message's and the event's under prefixes, then what the request points to. The
-// columns are named (no `*`): the statement is prepared, and a prepared statement's result must
-// not change shape when a migration adds a column.
-const requestColumns = Object.values(Prisma.RequestScalarFieldEnum);
-const messageColumns = Object.values(Prisma.MessageScalarFieldEnum);
-const eventColumns = ['id', 'id_project', 'seq', 'name', 'subject', 'payload', 'createdAt'] as const;
-const columnList = (table: string, columns: readonly string[], prefix = '') =>
-  Prisma.raw(columns.map((c) => `${table}."${c}"${prefix ? ` AS "${prefix}${c}"` : ''}`).join(', '));
+// The statement answers, per post whose request exists, one JSON text: the request row, the
+// message and the event it wrote (null when it wrote none) and what the request points to. One
+// value per post parses in one go, where a column per field would be converted one by one; and
+// the shape of a prepared statement's result stays the same when a migration adds a column.
+interface WrittenJson {
+  request: Json<Request>;
+  message: Json<Message> | null;
+  event: { id: string; id_project: string; seq: number; name: string; subject: string; payload: Record<string, unknown>; createdAt: string } | null;
+  relations: RelationRow;
+}
+
+/** A row as `to_jsonb` writes it: timestamps (UTC, no zone) are text. */
+type Json<T> = { [K in keyof T]: NonNullable<T[K]> extends Date ? string | Extract<T[K], null> : T[K] };
+type DateField<T> = { [K in keyof T]-?: NonNullable<T[K]> extends Date ? K : never }[keyof T];
+
+// Every timestamp of the two models (the compiler checks none is missing).
+const requestDates = ['assigned_at', 'first_response_at', 'closed_at', 'createdAt', 'updatedAt'] as const;
+const messageDates = ['createdAt', 'updatedAt'] as const;
+const allListed = <T, L extends readonly DateField<T>[]>(list: L & ([Exclude<DateField<T>, L[number]>] extends [never] ? unknown : never)) => list;
+allListed<Request, typeof requestDates>(requestDates);
+allListed<Message, typeof messageDates>(messageDates);
+
+/** A `timestamp(3)` as `to_jsonb` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
+const utc = (text: string) => new Date(`${text}Z`);
+
+function withDates<T>(row: Json<T>, fields: readonly string[]): T {
+  const record = row as Record<string, unknown>;
+  for (const field of fields) if (typeof record[field] === 'string') record[field] = utc(record[field] as string);
+  return row as T;
+}
 
 /**
  * The SQL form, on the locked row `r` and the post `x`, of the checks `assertCanWrite` and
@@ -110,16 +131,13 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       FROM "request" q JOIN "input" x ON x."i" = q."item"
       WHERE q."quick" AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
       ORDER BY x."i"
-      RETURNING ${columnList('"Message"', messageColumns)}),
+      RETURNING *),
     ${appendEventsSql(projectId, events, Prisma.sql`x."subject" IN (SELECT "id" FROM "message")`)}
-    SELECT r."item", ${columnList('r', requestColumns)}, ${columnList('m', messageColumns, 'm.')},
-      ${columnList('e', eventColumns, 'e.')}, ${relationColumns}
+    SELECT r."item", json_build_object('request', to_jsonb(r) - 'item' - 'quick', 'message', to_jsonb(m), 'event', to_jsonb(e),
+        'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;
 }
-
-const pick = (row: Record<string, unknown>, columns: readonly string[], prefix = '') =>
-  Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c}`]]));
 
 export class QuickPoster {
   /** Per project with a batch being written: the posts waiting for the next one. */
@@ -159,10 +177,10 @@ export class QuickPoster {
 
   /** One batch: settles every post of it, never throws. */
   private async write(projectId: string, batch: Waiting[]) {
-    let rows: Record<string, unknown>[];
+    let rows: Array<{ item: number; written: string }>;
     try {
-      rows = await this.db.$queryRaw<Record<string, unknown>[]>(statement(projectId, batch, new Date()));
-    } catch (error) {
+      rows = await this.db.$queryRaw<Array<{ item: number; written: string }>>(statement(projectId, batch, new Date()));
+    } catch {
       // The statement wrote nothing (a deadlock, a serialisation failure, or one post the database
       // refused): the general path takes each post on its own, retrying or answering its error.
       for (const post of batch) post.resolve(null);
@@ -171,17 +189,25 @@ export class QuickPoster {
     const written = new Map<number, QuickWritten>();
     try {
       for (const row of rows) {
-        if (row['m.id'] === null) continue;
-        if (row['e.id'] === null) throw new Error(`event log: no project ${projectId} to append message.create to`);
-        const [event] = appendedEvents([pick(row, eventColumns, 'e.') as unknown as Parameters<typeof appendedEvents>[0][number]]);
+        const { request, message, event, relations } = JSON.parse(row.written) as WrittenJson;
+        if (!message) continue;
+        if (!event) throw new Error(`event log: no project ${projectId} to append message.create to`);
         const post: QuickWritten = {
-          message: pick(row, messageColumns, 'm.') as unknown as Message,
-          request: pick(row, requestColumns) as unknown as Request,
-          relations: relationsFromRow(row as unknown as RelationRow),
-          event,
+          message: withDates<Message>(message, messageDates),
+          request: withDates<Request>(request, requestDates),
+          relations: relationsFromRow(relations),
+          event: {
+            id: event.id,
+            projectId: event.id_project,
+            seq: Number(event.seq),
+            name: event.name,
+            subject: event.subject,
+            payload: event.payload ?? {},
+            createdAt: utc(event.createdAt).toISOString(),
+          },
         };
         this.prepare(post);
-        written.set(Number(row.item), post);
+        written.set(row.item, post);
       }
       // Published in sequence order, as one commit's events are.
       await this.events.committed([...written.values()].map((w) => w.event).sort((a, b) => a.seq - b.seq));

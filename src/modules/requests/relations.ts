@@ -78,18 +78,31 @@ export interface RelationRow {
   agents: unknown[];
 }
 
+// Everything a request points to, each as JSON, from the Request row `r`.
+const relationValues = {
+  department: Prisma.sql`(SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId")`,
+  lead: Prisma.sql`(SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId")`,
+  requester: Prisma.sql`(SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id")`,
+  agents: Prisma.sql`(SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
+     FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
+     WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents"))`,
+} satisfies Record<keyof RelationRow, Prisma.Sql>;
+
 /**
  * Everything a request points to, as columns (`department`, `lead`, `requester`, `agents`) of a
- * query over the Request row `r`: the loader's query, and statements that write a request's
- * message and answer it with the request (see `knowRelations`).
+ * query over the Request row `r`: the loader's query.
  */
-export const relationColumns = Prisma.sql`
-  (SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId") AS department,
-  (SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId") AS lead,
-  (SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id") AS requester,
-  (SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
-     FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
-     WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents")) AS agents`;
+export const relationColumns = Prisma.join(
+  Object.entries(relationValues).map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(name)}`),
+);
+
+/**
+ * The same as one JSON object (a `RelationRow`), for statements that answer a request as JSON
+ * together with what they wrote (see `knowRelations`).
+ */
+export const relationObject = Prisma.sql`jsonb_build_object(${Prisma.join(
+  Object.entries(relationValues).map(([name, value]) => Prisma.sql`${Prisma.raw(`'${name}'`)}, ${value}`),
+)})`;
 
 export function relationsFromRow(row: RelationRow): RequestRelations {
   return {
