@@ -199,6 +199,41 @@ describe('POST /v3/:project_id/requests/:request_id/messages', () => {
   });
 });
 
+describe('concurrent posts to one project (written in batches)', () => {
+  it('stores every one of many concurrent posts once, with gapless event sequence numbers', async () => {
+    const requests = await Promise.all(Array.from({ length: 4 }, () => openRequest(t, p)));
+    const before = await t.infra.database.prisma.domainEvent.aggregate({ where: { id_project: p.projectId }, _max: { seq: true } });
+    const texts = Array.from({ length: 48 }, (_, i) => `burst ${i}`);
+    const answers = await Promise.all(texts.map((text, i) => send(t, p.projectId, p.guest.token, requests[i % 4], { text })));
+    expect(answers.map((res) => res.status)).toEqual(texts.map(() => 200));
+    answers.forEach((res, i) => expect(res.body).toMatchObject({ text: texts[i], request: { request_id: requests[i % 4] } }));
+    for (const [k, requestId] of requests.entries()) {
+      const stored = (await messagesOf(requestId, p.guest.token)).body.map((m: { text: string }) => m.text);
+      expect(stored.filter((text: string) => text.startsWith('burst')).sort()).toEqual(texts.filter((_, i) => i % 4 === k).sort());
+    }
+    const events = await t.infra.database.prisma.domainEvent.findMany({
+      where: { id_project: p.projectId, seq: { gt: before._max.seq ?? 0n } },
+      orderBy: { seq: 'asc' },
+    });
+    const first = Number(events[0].seq);
+    expect(events.map((e) => Number(e.seq))).toEqual(events.map((_, i) => first + i));
+    expect(events.filter((e) => e.name === 'message.create').map((e) => e.subject).sort()).toEqual(answers.map((res) => res.body._id).sort());
+  });
+
+  it('answers each post on its own: posts to a closed request are refused, the others stored', async () => {
+    const open = await openRequest(t, p);
+    const closed = await openRequest(t, p);
+    expect((await t.put(`/v3/${p.projectId}/requests/${closed}/close`, { token: p.admin.token })).status).toBe(200);
+    const fresh = newRequestId();
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => send(t, p.projectId, p.guest.token, [open, closed, fresh][i % 3], { text: `mixed ${i}` })),
+    );
+    answers.forEach((res, i) => expect(res.status).toBe(i % 3 === 1 ? 409 : 200));
+    expect((await messagesOf(closed, p.admin.token)).body.some((m: { text: string }) => m.text.startsWith('mixed'))).toBe(false);
+    expect((await messagesOf(fresh, p.guest.token)).body.filter((m: { text: string }) => m.text.startsWith('mixed'))).toHaveLength(8);
+  });
+});
+
 describe('POST /v3/:project_id/requests/:request_id/messages/multi', () => {
   it('imports messages keeping their senders and timestamps, and answers the last one', async () => {
     const requestId = newRequestId();
