@@ -89,10 +89,9 @@ export class EventLog {
    * and for a single statement that appended its events itself (`appendEventsSql`).
    */
   async committed(events: LoggedEvent[]) {
-    for (const event of events) {
-      await this.publish(event);
-      for (const listener of this.commitListeners) listener(event);
-    }
+    // Sent together, without waiting for each: the bus keeps their order (one connection).
+    await Promise.all(events.map((event) => this.publish(event)));
+    for (const event of events) for (const listener of this.commitListeners) listener(event);
   }
 
   async publish(event: LoggedEvent) {
