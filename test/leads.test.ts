@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
@@ -161,11 +161,75 @@ describe('GET /leads', () => {
     expect((await list('?segment=unknown')).status).toBe(404);
   });
 
+  it('shows timestamps in a list exactly as the lead record does', async () => {
+    const db = t.infra.database.prisma;
+    const times = ['2024-05-01T10:00:00.000Z', '2024-05-01T10:00:00.120Z', '2024-05-01T10:00:00.003Z'];
+    for (const [i, at] of times.entries()) {
+      await db.lead.create({ data: { id_project: p.projectId, fullname: `Timed ${i}`, createdBy: p.agent.userId, createdAt: new Date(at), updatedAt: new Date(at) } });
+    }
+    const listed = (await t.get(path('?full_text=timed&sortField=fullname&direction=1'), { token: p.agent.token })).body.leads;
+    expect(listed.map((l: { createdAt: string }) => l.createdAt)).toEqual(times);
+    for (const lead of listed) expect((await t.get(path(`/${lead._id}`), { token: p.agent.token })).body).toEqual(lead);
+  });
+
   it('returns one lead by id', async () => {
     const lead = await createLead();
     const res = await t.get(path(`/${lead._id}`), { token: p.agent.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(lead);
+  });
+});
+
+describe('GET /leads count', () => {
+  // Lists keep their exact counts until the project's leads change: every check lists once first,
+  // so the count a later list answers could only be stale if a change went unnoticed.
+  let q: SeededProject;
+  beforeEach(async () => {
+    q = await t.seedProject('Counting');
+    for (const fullname of ['Ada', 'Bea', 'Cid']) await createLead({ fullname, company: 'Acme', tags: ['eu'] }, q);
+  });
+  const count = async (query = '') => {
+    const res = await t.get(`/v3/${q.projectId}/leads${query}`, { token: q.agent.token });
+    expect(res.status).toBe(200);
+    return res.body.count as number;
+  };
+
+  it('is exact right after a lead is created', async () => {
+    expect(await count()).toBe(3);
+    await createLead({ fullname: 'Dan' }, q);
+    expect(await count()).toBe(4);
+  });
+
+  it('is exact right after a lead is updated out of a search', async () => {
+    expect(await count('?tags=eu')).toBe(3);
+    const [lead] = (await t.get(`/v3/${q.projectId}/leads?full_text=bea`, { token: q.agent.token })).body.leads;
+    await t.put(`/v3/${q.projectId}/leads/${lead._id}`, { token: q.agent.token, body: { tags: [] } });
+    expect(await count('?tags=eu')).toBe(2);
+  });
+
+  it('is exact right after a lead is deleted', async () => {
+    expect(await count('?sortField=fullname&direction=1&limit=1&page=2')).toBe(3);
+    const [lead] = (await t.get(`/v3/${q.projectId}/leads?full_text=ada`, { token: q.agent.token })).body.leads;
+    await t.delete(`/v3/${q.projectId}/leads/${lead._id}`, { token: q.agent.token });
+    expect(await count('?sortField=fullname&direction=1&limit=1&page=2')).toBe(2);
+  });
+
+  it('is exact right after leads are written to the table by other means', async () => {
+    const db = t.infra.database.prisma;
+    expect(await count()).toBe(3);
+    await db.lead.createMany({ data: ['Eve', 'Fay'].map((fullname) => ({ id_project: q.projectId, fullname, createdBy: q.agent.userId })) });
+    expect(await count()).toBe(5);
+    await db.lead.updateMany({ where: { id_project: q.projectId, fullname: 'Eve' }, data: { company: 'Acme' } });
+    expect(await count('?full_text=acme')).toBe(4);
+    await db.lead.deleteMany({ where: { id_project: q.projectId, company: 'Acme' } });
+    expect(await count()).toBe(1);
+    expect(await count('?full_text=acme')).toBe(0);
+  });
+
+  it('does not count a change to another project', async () => {
+    expect(await count()).toBe(3);
+    await createLead({ fullname: 'Elsewhere' }, other);
+    expect(await count()).toBe(3);
   });
 });
 

@@ -149,6 +149,76 @@ describe('match', () => {
   });
 });
 
+describe('many leads', () => {
+  // Thirty leads, the even ones on plan pro: twenty lists of one lead are enough for a segment's
+  // first pages to be found by walking the sort index once its count is known.
+  let q: SeededProject;
+  beforeAll(async () => {
+    q = await t.seedProject('Many leads');
+    await t.infra.database.prisma.lead.createMany({
+      data: Array.from({ length: 30 }, (_, i) => ({
+        id_project: q.projectId,
+        fullname: `Lead ${String(i).padStart(2, '0')}`,
+        company: ['Acme', 'Globex', null][i % 3],
+        attributes: { plan: i % 2 ? 'free' : 'pro', visits: i * 10 },
+        createdBy: q.agent.userId,
+        createdAt: new Date(Date.UTC(2024, 0, 1 + (i * 7) % 30)),
+      })),
+    });
+  });
+  const createIn = async (filters: Filter[]) =>
+    (await t.post(`/v3/${q.projectId}/segments`, { token: q.agent.token, body: { name: 'Pros', filters } })).body;
+  const list = async (segmentId: string, query: string) => {
+    const res = await t.get(`/v3/${q.projectId}/leads?segment=${segmentId}&${query}`, { token: q.agent.token });
+    expect(res.status).toBe(200);
+    return res.body as { count: number; leads: Array<{ _id: string; fullname: string }> };
+  };
+  const pros = [{ field: 'attributes.plan', operator: '=', value: 'pro' }];
+
+  for (const sort of ['sortField=fullname&direction=1', 'sortField=company&direction=-1', 'sortField=createdAt&direction=1', 'sortField=email&direction=1']) {
+    it(`pages one lead at a time in the order of the whole list (${sort})`, async () => {
+      const segment = await createIn(pros);
+      const whole = await list(segment._id, `${sort}&limit=100`);
+      expect(whole.count).toBe(15);
+      const paged = [];
+      for (let page = 0; page < 16; page++) {
+        const one = await list(segment._id, `${sort}&limit=1&page=${page}`);
+        expect(one.count).toBe(15);
+        paged.push(...one.leads.map((l) => l.fullname));
+      }
+      expect(paged).toEqual(whole.leads.map((l) => l.fullname));
+    });
+  }
+
+  it('counts a lead right after it is updated into the segment', async () => {
+    const segment = await createIn([...pros, { field: 'attributes.visits', operator: '>=', value: 100 }]);
+    expect((await list(segment._id, 'sortField=fullname&direction=1&limit=1')).count).toBe(10);
+    const [lead] = (await t.get(`/v3/${q.projectId}/leads?full_text=lead%2001`, { token: q.agent.token })).body.leads;
+    await t.put(`/v3/${q.projectId}/leads/${lead._id}`, { token: q.agent.token, body: { attributes: { plan: 'pro', visits: 500 } } });
+    const after = await list(segment._id, 'sortField=fullname&direction=1&limit=1');
+    expect(after).toMatchObject({ count: 11, leads: [{ fullname: 'Lead 01' }] });
+    await t.put(`/v3/${q.projectId}/leads/${lead._id}`, { token: q.agent.token, body: { attributes: { plan: 'free', visits: 10 } } });
+    expect((await list(segment._id, 'sortField=fullname&direction=1&limit=1')).count).toBe(10);
+  });
+
+  it('counts a lead right after it is created or deleted', async () => {
+    const segment = await createIn(pros);
+    expect((await list(segment._id, 'sortField=fullname&direction=1&limit=1')).count).toBe(15);
+    const created = await t.post(`/v3/${q.projectId}/leads`, { token: q.agent.token, body: { fullname: 'Lead 99', attributes: { plan: 'pro' } } });
+    expect((await list(segment._id, 'sortField=fullname&direction=1&limit=1')).count).toBe(16);
+    await t.delete(`/v3/${q.projectId}/leads/${created.body._id}`, { token: q.agent.token });
+    expect((await list(segment._id, 'sortField=fullname&direction=1&limit=1')).count).toBe(15);
+  });
+
+  it('counts what the filters select right after the segment is edited', async () => {
+    const segment = await createIn(pros);
+    expect((await list(segment._id, 'sortField=fullname&direction=1&limit=1')).count).toBe(15);
+    const filters = [{ field: 'attributes.visits', operator: '<', value: 50 }];
+    await t.put(`/v3/${q.projectId}/segments/${segment._id}`, { token: q.agent.token, body: { filters } });
+    expect(await list(segment._id, 'sortField=fullname&direction=1&limit=1')).toMatchObject({ count: 5, leads: [{ fullname: 'Lead 00' }] });
+  });
+});
+
 describe('GET, PUT and DELETE /segments', () => {
   it('lists segments and returns one by id', async () => {
     const segment = await createSegment([{ field: 'city', operator: 'is null' }]);

@@ -52,13 +52,63 @@ function whereClause(projectId: string, search: LeadSearch): Prisma.Sql {
   return Prisma.join(conditions, ' AND ');
 }
 
-/** A lead as `to_json` writes a "Lead" row: timestamps (UTC, no zone) are still text. */
+/** A lead as `to_json` writes a "Lead" row: timestamps (UTC, no zone) are text until `toIso`. */
 type LeadJson = Omit<Lead, 'createdAt' | 'updatedAt'> & { createdAt: string | Date; updatedAt: string | Date };
+
+/**
+ * Sort fields whose index is ("id_project", field, "id"): a segment's page can be found by walking
+ * it in order, testing leads one by one, and stopping at the page's end.
+ */
+const walkableSorts = new Set<LeadSortField>(['createdAt', 'updatedAt', 'fullname', 'company']);
+
+/**
+ * Walking the sort index pays a primary-key lookup per lead it tests, reading everything in one
+ * pass does not: the walk wins while the page ends within about the first fifth of the matches.
+ */
+const walkFraction = 5;
+
+/** Exact counts of lead lists, by the lead version they hold for (see `findLeads`). */
+interface CountCache {
+  get(key: string): { version: string; count: number } | undefined;
+  set(key: string, value: { version: string; count: number }): void;
+}
+
+/** At most this many lists' counts per database: least recently used go first. */
+const maxCachedCounts = 2000;
+
+function countCache(): CountCache {
+  const entries = new Map<string, { version: string; count: number }>();
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (entry) {
+        entries.delete(key);
+        entries.set(key, entry);
+      }
+      return entry;
+    },
+    set(key, value) {
+      entries.delete(key);
+      entries.set(key, value);
+      if (entries.size > maxCachedCounts) entries.delete(entries.keys().next().value!);
+    },
+  };
+}
+
+const countCaches = new WeakMap<Db, CountCache>();
 
 /**
  * One page of a project's leads matching `search`, and how many match in all: one statement, one
  * round trip. The page comes back as a single JSON array, parsed in one go, rather than as rows
  * Prisma converts value by value (most of the CPU a list used to cost in the server).
+ *
+ * Counting is most of a list's database work (every lead of the project, and a segment's filters
+ * on each), so exact counts are kept, by the version of the project's leads they were taken at
+ * ("LeadListVersion", moved on by triggers in the transaction of any lead write): the statement
+ * reads the version and counts again only when it is not the one the kept count holds for. Both in
+ * one statement, one snapshot: a count is never reused for leads other than those it counted,
+ * whichever server wrote them. A list's condition depends on nothing but the leads (a segment's
+ * dates are fixed values), so the same condition at the same version has the same count.
  */
 export async function findLeads(db: Db, projectId: string, search: LeadSearch, listing: Listing<LeadSortField>) {
   const where = whereClause(projectId, search);
@@ -66,33 +116,79 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   const column = Prisma.raw(`"${listing.sortField}"`);
   const order = Prisma.raw(listing.direction === 1 ? 'ASC' : 'DESC');
   const orderBy = Prisma.sql`ORDER BY ${column} ${order}, "id" ${order}`;
-  const window = Prisma.sql`LIMIT ${listing.limit} OFFSET ${listing.page * listing.limit}`;
-  const statement = search.condition
-    ? // A segment's filters are evaluated row by row, with no index to help: they run once, over
-      // the project's leads, into a narrow list (id and sort key) that gives both the total and
-      // the ids of the page.
-      Prisma.sql`
-        WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where})
-        SELECT (SELECT count(*) FROM "matching")::int AS "count",
-          (SELECT coalesce(json_agg("page" ${orderBy}), '[]')::text FROM "Lead" AS "page"
-            WHERE "page"."id" = ANY(ARRAY(SELECT "id" FROM "matching" ${orderBy} ${window}))) AS "leads"`
-    : // Otherwise the ids of the page come from an index in sort order (or, for a search, from its
-      // index): the sort indexes end with "id", so skipping to a deep page reads index entries
-      // only, and just the page's rows are fetched, by primary key (an array, so the planner
-      // cannot turn it into a join over every lead). The total is a count of its own, in the same
-      // statement.
-      Prisma.sql`
-        SELECT (SELECT count(*) FROM "Lead" WHERE ${where})::int AS "count",
-          (SELECT coalesce(json_agg("page" ${orderBy}), '[]')::text FROM "Lead" AS "page"
-            WHERE "page"."id" = ANY(ARRAY(SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}))) AS "leads"`;
-  const [{ count, leads }] = await db.$queryRaw<Array<{ count: number; leads: string }>>(statement);
-  const page = JSON.parse(leads) as LeadJson[];
-  for (const lead of page) {
-    lead.createdAt = utc(lead.createdAt as string);
-    lead.updatedAt = utc(lead.updatedAt as string);
+  const offset = listing.page * listing.limit;
+  const window = Prisma.sql`LIMIT ${listing.limit} OFFSET ${offset}`;
+
+  let cache = countCaches.get(db);
+  if (!cache) countCaches.set(db, (cache = countCache()));
+  const key = `${projectId}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
+  const kept = cache.get(key);
+  const version = Prisma.sql`(SELECT "version" FROM "LeadListVersion" WHERE "id_project" = ${projectId})`;
+  // The count, unless the version is still the one the kept count was taken at (NULL: none kept).
+  const counted = (count: Prisma.Sql) =>
+    Prisma.sql`CASE WHEN "v"."version" = ${kept?.version ?? null}::bigint THEN NULL ELSE (${count})::int END`;
+  const pageOf = (ids: Prisma.Sql) =>
+    Prisma.sql`(SELECT coalesce(json_agg("page" ${orderBy}), '[]')::text FROM "Lead" AS "page" WHERE "page"."id" = ANY(ARRAY(${ids})))`;
+
+  let statement: Prisma.Sql;
+  if (!search.condition) {
+    // The ids of the page come from an index in sort order (or, for a search, from its index): the
+    // sort indexes end with "id", so skipping to a deep page reads index entries only, and just
+    // the page's rows are fetched, by primary key (an array, so the planner cannot turn it into a
+    // join over every lead).
+    statement = Prisma.sql`
+      SELECT "v"."version"::text AS "version",
+        ${counted(Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`)} AS "count",
+        ${pageOf(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)} AS "leads"
+      FROM (SELECT ${version} AS "version") AS "v"`;
+  } else if (kept && walkableSorts.has(listing.sortField) && (offset + listing.limit) * walkFraction <= kept.count) {
+    // A segment's filters cannot use an index and the planner cannot tell how many leads they
+    // keep. With a page near the start of what they match, the sort index is walked in order and
+    // each lead tested as it comes, until the page is full: the subquery (kept apart by OFFSET 0,
+    // so the test is not pushed into it and the planner sees no filter to misjudge) is planned
+    // for the few rows the LIMIT takes, i.e. as a scan of the sort index, and the outer query,
+    // with no join or sort of its own, takes the rows in its order. A count to take again reads
+    // every lead, but only when the leads changed.
+    statement = Prisma.sql`
+      SELECT "v"."version"::text AS "version",
+        ${counted(Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`)} AS "count",
+        ${pageOf(Prisma.sql`
+          SELECT "o"."id" FROM (SELECT "id", (${where}) AS "matches" FROM "Lead" WHERE "id_project" = ${projectId} ${orderBy} OFFSET 0) AS "o"
+          WHERE "o"."matches" ${window}`)} AS "leads"
+      FROM (SELECT ${version} AS "version") AS "v"`;
+  } else {
+    // Otherwise the filters run once, over the project's leads, into a narrow list (id and sort
+    // key) that gives both the total and the ids of the page.
+    statement = Prisma.sql`
+      WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where})
+      SELECT "v"."version"::text AS "version",
+        ${counted(Prisma.sql`SELECT count(*) FROM "matching"`)} AS "count",
+        ${pageOf(Prisma.sql`SELECT "id" FROM "matching" ${orderBy} ${window}`)} AS "leads"
+      FROM (SELECT ${version} AS "version") AS "v"`;
   }
-  return { count, leads: page as Lead[] };
+  const [row] = await db.$queryRaw<Array<{ version: string | null; count: number | null; leads: string }>>(statement);
+  let count: number;
+  if (row.count === null) count = kept!.count;
+  else {
+    count = row.count;
+    if (row.version !== null) cache.set(key, { version: row.version, count });
+  }
+  const page = JSON.parse(row.leads) as LeadJson[];
+  for (const lead of page) {
+    lead.createdAt = toIso(lead.createdAt as string);
+    lead.updatedAt = toIso(lead.updatedAt as string);
+  }
+  // Timestamps stay ISO text, exactly as the DateTime scalar writes a Date: no Date per value.
+  return { count, leads: page as unknown as Lead[] };
 }
 
-/** A `timestamp(3)` as `to_json` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
-const utc = (text: string) => new Date(`${text}Z`);
+/**
+ * A `timestamp(3)` as `to_json` writes it ("2024-05-01T10:00:00.12", UTC by convention, trailing
+ * zeros of the fraction left out) as `Date.toISOString` would write it ("2024-05-01T10:00:00.120Z").
+ */
+function toIso(text: string): string {
+  if (text.length === 19 && text[10] === 'T') return `${text}.000Z`;
+  if (text.length >= 21 && text.length <= 23 && text[10] === 'T' && text[19] === '.') return `${text.padEnd(23, '0')}Z`;
+  // Anything else (a year past 9999, say): through Date, as before.
+  return new Date(`${text}Z`).toISOString();
+}

@@ -71,8 +71,11 @@ export class LeadService {
    */
   async list(projectId: string, query: unknown, matching?: SegmentRecord): Promise<LeadPage> {
     const { email, full_text, tags, segment, ...listing } = parseInput(listInput, query);
-    const chosen = matching ?? (segment ? await this.segments.get(projectId, segment) : undefined);
-    const condition = chosen && segmentLeadsCondition(chosen);
+    const condition = matching
+      ? segmentLeadsCondition(matching)
+      : segment
+        ? await this.segments.leadsCondition(projectId, segment)
+        : undefined;
     const { count, leads } = await findLeads(this.db, projectId, { email, full_text, tags, condition }, listing);
     return { perPage: listing.limit, count, leads };
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound, parseInput } from '../../errors.js';
-import type { Db } from '../../infra/database.js';
+import { prepared, type Db } from '../../infra/database.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Segment } from '../../generated/prisma/client.js';
 import { filterInput, segmentCondition, type Match, type SegmentFilter } from './filters.js';
@@ -27,6 +28,17 @@ export class SegmentService {
 
   list(projectId: string) {
     return this.db.segment.findMany({ where: { id_project: projectId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  }
+
+  /**
+   * The SQL condition of a project's segment, for a lead list: its match and filters only, read
+   * by a prepared statement (a list by segment is a hot path, the whole record is not needed).
+   */
+  async leadsCondition(projectId: string, id: string): Promise<Prisma.Sql> {
+    const [row] = await this.db.$queryRaw<Array<{ match: string; filters: string }>>`${Prisma.raw(prepared)}
+      SELECT "match", "filters"::text AS "filters" FROM "Segment" WHERE "id" = ${id} AND "id_project" = ${projectId}`;
+    if (!row) throw notFound('segment');
+    return segmentCondition(row.match as Match, JSON.parse(row.filters) as SegmentFilter[]);
   }
 
   async get(projectId: string, id: string) {
