@@ -29,6 +29,8 @@ function readAfter(eventLog: EventLog, projectId: string, after: number): Promis
 }
 
 interface FeedListener {
+  /** When set, the listener hears only the events of this request (`payload.request_id`). */
+  requestId?: string;
   event(event: LoggedEvent): void;
   fail(error: unknown): void;
 }
@@ -39,7 +41,8 @@ type Deps = { db: Db; bus: EventBus; eventLog: EventLog };
  * One node's view of a project's events, in sequence order with no gap and no duplicate: live
  * from the bus, and from the event log whenever the bus skipped a number (a lost message, a
  * reconnect). Shared by every subscription of the project on this node, which filter it
- * synchronously: an event costs one ordering step here, not one per subscriber.
+ * synchronously: an event costs one ordering step here, not one per subscriber; and a listener of
+ * one request is only called for that request's events.
  */
 class ProjectFeed {
   private last = 0;
@@ -47,6 +50,10 @@ class ProjectFeed {
   private readonly started: Promise<number>;
   private chain: Promise<void> = Promise.resolve();
   private listeners = new Set<FeedListener>();
+  /** Listeners of one request each, by request (also in `listeners`). */
+  private byRequest = new Map<string, Set<FeedListener>>();
+  /** Listeners of every event of the project. */
+  private everything = new Set<FeedListener>();
   /** Live events that arrived ahead of a missing one, by sequence. */
   private early = new Map<number, LoggedEvent>();
   private gapTimer: NodeJS.Timeout | null = null;
@@ -88,11 +95,23 @@ class ProjectFeed {
   /** Adds a listener; resolves with the sequence number after which it receives every event. */
   add(listener: FeedListener): Promise<number> {
     this.listeners.add(listener);
+    if (listener.requestId === undefined) this.everything.add(listener);
+    else {
+      let set = this.byRequest.get(listener.requestId);
+      if (!set) this.byRequest.set(listener.requestId, (set = new Set()));
+      set.add(listener);
+    }
     return this.ready ? Promise.resolve(this.last) : this.started;
   }
 
   remove(listener: FeedListener) {
     this.listeners.delete(listener);
+    this.everything.delete(listener);
+    if (listener.requestId !== undefined) {
+      const set = this.byRequest.get(listener.requestId);
+      set?.delete(listener);
+      if (set && !set.size) this.byRequest.delete(listener.requestId);
+    }
     if (!this.listeners.size) this.close();
   }
 
@@ -105,7 +124,12 @@ class ProjectFeed {
 
   private deliver(event: LoggedEvent) {
     this.last = event.seq;
-    for (const listener of this.listeners) listener.event(event);
+    for (const listener of this.everything) listener.event(event);
+    const requestId = event.payload.request_id;
+    if (typeof requestId === 'string') {
+      const listeners = this.byRequest.get(requestId);
+      if (listeners) for (const listener of listeners) listener.event(event);
+    }
   }
 
   private drain() {
@@ -164,12 +188,15 @@ function feedOf(deps: Deps, projectId: string): ProjectFeed {
 /**
  * A project's events accepted by `accept`, in sequence order, with no gap and no duplicate:
  * from the event log after `after` when the caller resumes, then live from the project's feed.
+ * With `requestId`, the live feed calls the stream only for that request's events
+ * (`payload.request_id`); `accept` must refuse the others, which the log may still give.
  */
 export function projectEventStream(
   deps: Deps,
   projectId: string,
   after: number | null | undefined,
   accept: (event: LoggedEvent) => boolean | Promise<boolean> = () => true,
+  requestId?: string,
 ) {
   return new Repeater<LoggedEvent>(async (push, stop) => {
     let last = 0;
@@ -190,6 +217,7 @@ export function projectEventStream(
     };
     const feed = feedOf(deps, projectId);
     const listener: FeedListener = {
+      requestId,
       event: (event) => (live ? deliver(event) : held.push(event)),
       fail: (error) => stop(error),
     };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
@@ -54,6 +54,11 @@ export class AuthService {
   /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
   private users: TtlCache<string, UserRecord>;
   private verifiedTokens: TtlCache<string, { userId: string; expires: number }>;
+  /**
+   * The signing secret as a key object, made once: given a string, jsonwebtoken first tries to
+   * read it as a public key (which throws) on every verification.
+   */
+  private signingKey: KeyObject;
 
   constructor(
     private db: Db,
@@ -63,6 +68,7 @@ export class AuthService {
     this.throttle = new FailureThrottle(config.signinThrottle.maxFailures, config.signinThrottle.windowSeconds * 1000);
     this.users = new TtlCache(config.authCacheMs);
     this.verifiedTokens = new TtlCache(config.authCacheMs);
+    this.signingKey = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
     events.bus.subscribe(userChannel, (m) => this.forgetUser(String(m.userId)));
   }
 
@@ -138,7 +144,7 @@ export class AuthService {
   }
 
   issueToken(userId: string, anonymous: boolean): string {
-    return jwt.sign({ anonymous }, this.config.jwtSecret, {
+    return jwt.sign({ anonymous }, this.signingKey, {
       algorithm: 'HS256',
       subject: userId,
       expiresIn: this.config.jwtExpiresInSeconds,
@@ -171,7 +177,7 @@ export class AuthService {
     if (botId) return this.fromBotToken(token, botId);
     let claims: jwt.JwtPayload;
     try {
-      claims = jwt.verify(token, this.config.jwtSecret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+      claims = jwt.verify(token, this.signingKey, { algorithms: ['HS256'] }) as jwt.JwtPayload;
     } catch (error) {
       const expired = error instanceof jwt.TokenExpiredError;
       throw unauthenticated(expired ? 'token expired' : 'invalid token');

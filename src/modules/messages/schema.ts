@@ -140,6 +140,7 @@ builder.subscriptionField('requestMessages', (t) =>
           (event.name === 'message.create' || event.name === 'message.update') &&
           event.payload.request_id === args.request_id &&
           !(endUser && event.payload.hidden === true),
+        args.request_id,
       );
     },
     resolve: (event) => ({ event }),
