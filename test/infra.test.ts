@@ -4,6 +4,8 @@ import { BullJobQueue, InProcessJobQueue, PermanentJobError, type JobQueue } fro
 import { createLogger } from '../src/infra/logger.js';
 import type { LoggedEvent } from '../src/infra/event-log.js';
 import { projectEventStream } from '../src/realtime/event-stream.js';
+import { prepared, queryRows } from '../src/infra/database.js';
+import { Prisma } from '../src/generated/prisma/client.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { redisUrl, uniqueName } from './helpers/environment.js';
 
@@ -253,5 +255,27 @@ describe('event log', () => {
     expect(received.map((e) => e.seq)).toEqual([from + 2, from + 3, from + 4]);
     expect(received.map((e) => e.name)).toEqual(['test.unpublished', 'test.after-gap', 'test.after-gap-2']);
     await iterator.return?.();
+  });
+});
+
+describe('queryRows (hot statements straight on the driver)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers the same text, int, boolean and JSON columns as Prisma, with timestamps read as UTC', async () => {
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const statement = Prisma.sql`${Prisma.raw(prepared)}SELECT ${at}::timestamp(3)::text AS "at", ${41}::int + 1 AS "n",
+      ${['a', 'b']}::text[] @> ARRAY['b'] AS "has", ${JSON.stringify({ k: [1, 'x'] })}::jsonb AS "doc", ${"it's"}::text AS "quote"`;
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York'; // A local time that is not UTC must not leak into the value.
+    const direct = await queryRows(t.infra.database.prisma, statement).finally(() => {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+    expect(direct).toEqual([{ at: '2026-03-04 05:06:07.089', n: 42, has: true, doc: { k: [1, 'x'] }, quote: "it's" }]);
+    expect(direct).toEqual(await t.infra.database.prisma.$queryRaw(statement));
   });
 });

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import { applyMigrations } from './migrate.js';
 
@@ -57,6 +58,31 @@ function statementName(query: { sql: string }): string {
 }
 
 export type Db = ReturnType<typeof withRevisions>;
+
+/** The driver's pool behind a client, on PostgreSQL (the embedded database has none). */
+const pools = new WeakMap<object, pg.Pool>();
+
+/** Values as PostgreSQL reads them: timestamps are UTC (the columns hold UTC without a zone). */
+const driverValue = (value: unknown) =>
+  value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : value;
+
+/**
+ * Runs one statement (a read, or a write complete in itself) straight on the PostgreSQL driver,
+ * skipping the ORM's raw-query path, which costs about 0.3 ms of CPU a call; on the embedded
+ * database, through Prisma. For the hot statements only, and only those whose columns are text,
+ * int, boolean or JSON: the two paths convert other types (bigint, timestamps) differently. A
+ * statement starting with `prepared` is prepared once per connection, as through Prisma.
+ */
+export async function queryRows<T>(db: Db, statement: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRaw<T[]>(statement);
+  const { rows } = await pool.query({
+    name: statementName({ sql: statement.text }),
+    text: statement.text,
+    values: statement.values.map(driverValue),
+  });
+  return rows as T[];
+}
 /** A client usable inside an interactive transaction. */
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
@@ -78,11 +104,13 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
+  let pool: pg.Pool | undefined;
   let closeDriver: () => Promise<void> = async () => {};
   let kind: Database['kind'];
   if (options.databaseUrl) {
     kind = 'postgres';
-    adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 20 }, { statementNameGenerator: statementName });
+    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
+    adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
   } else {
     kind = 'pglite';
     const dir = options.pgliteDir;
@@ -97,6 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   const client = new PrismaClient({ adapter });
   const prisma = withRevisions(client);
+  if (pool) pools.set(prisma, pool);
   const hasVector = await enableVector(prisma, options.logger);
   let closing: Promise<void> | undefined;
 
@@ -115,6 +144,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close() {
       closing ??= (async () => {
         await client.$disconnect();
+        await pool?.end();
         await closeDriver();
       })();
       return closing;

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/database.js';
+import { queryRows, type Db } from '../../infra/database.js';
 import type { Lead } from '../../generated/prisma/client.js';
 import type { Listing } from '../../listing.js';
 
@@ -166,7 +166,7 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
         ${pageOf(Prisma.sql`SELECT "id" FROM "matching" ${orderBy} ${window}`)} AS "leads"
       FROM (SELECT ${version} AS "version") AS "v"`;
   }
-  const [row] = await db.$queryRaw<Array<{ version: string | null; count: number | null; leads: string }>>(statement);
+  const [row] = await queryRows<{ version: string | null; count: number | null; leads: string }>(db, statement);
   let count: number;
   if (row.count === null) count = kept!.count;
   else {

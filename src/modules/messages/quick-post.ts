@@ -1,5 +1,5 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
-import { prepared, type Db } from '../../infra/database.js';
+import { prepared, queryRows, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { surelyVisibleCondition, viewerKind } from '../requests/access.js';
@@ -179,7 +179,7 @@ export class QuickPoster {
   private async write(projectId: string, batch: Waiting[]) {
     let rows: Array<{ item: number; written: string }>;
     try {
-      rows = await this.db.$queryRaw<Array<{ item: number; written: string }>>(statement(projectId, batch, new Date()));
+      rows = await queryRows<{ item: number; written: string }>(this.db, statement(projectId, batch, new Date()));
     } catch {
       // The statement wrote nothing (a deadlock, a serialisation failure, or one post the database
       // refused): the general path takes each post on its own, retrying or answering its error.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound, parseInput } from '../../errors.js';
-import { prepared, type Db } from '../../infra/database.js';
+import { prepared, queryRows, type Db } from '../../infra/database.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Segment } from '../../generated/prisma/client.js';
@@ -35,8 +35,11 @@ export class SegmentService {
    * by a prepared statement (a list by segment is a hot path, the whole record is not needed).
    */
   async leadsCondition(projectId: string, id: string): Promise<Prisma.Sql> {
-    const [row] = await this.db.$queryRaw<Array<{ match: string; filters: string }>>`${Prisma.raw(prepared)}
-      SELECT "match", "filters"::text AS "filters" FROM "Segment" WHERE "id" = ${id} AND "id_project" = ${projectId}`;
+    const [row] = await queryRows<{ match: string; filters: string }>(
+      this.db,
+      Prisma.sql`${Prisma.raw(prepared)}
+      SELECT "match", "filters"::text AS "filters" FROM "Segment" WHERE "id" = ${id} AND "id_project" = ${projectId}`,
+    );
     if (!row) throw notFound('segment');
     return segmentCondition(row.match as Match, JSON.parse(row.filters) as SegmentFilter[]);
   }
