@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { queryRows, type Db } from '../../infra/database.js';
+import { prepared, queryRows, type Db } from '../../infra/database.js';
 import type { Lead } from '../../generated/prisma/client.js';
 import type { Listing } from '../../listing.js';
 
@@ -136,7 +136,10 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     // sort indexes end with "id", so skipping to a deep page reads index entries only, and just
     // the page's rows are fetched, by primary key (an array, so the planner cannot turn it into a
     // join over every lead).
-    statement = Prisma.sql`
+    // Its text is one of a few dozen (sort, direction, which searches), so it is prepared: no
+    // parsing and planning per list. The planner keeps planning each call afresh where a plan for
+    // any value would be worse (an e-mail prefix can only use its index once the prefix is known).
+    statement = Prisma.sql`${Prisma.raw(prepared)}
       SELECT "v"."version"::text AS "version",
         ${counted(Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`)} AS "count",
         ${pageOf(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)} AS "leads"
