@@ -143,11 +143,11 @@ export class QuickPoster {
   /** Per project with a batch being written: the posts waiting for the next one. */
   private waiting = new Map<string, Waiting[]>();
 
-  /** `prepare` runs for each written post before its event is published (to prime caches). */
+  /** `beforePublish` runs for each written post before its event is published (to prime caches). */
   constructor(
     private db: Db,
     private events: EventLog,
-    private prepare: (written: QuickWritten) => void,
+    private beforePublish: (written: QuickWritten) => void,
   ) {}
 
   /** Writes the post with others of its project, or answers null (nothing written) for the general path. */
@@ -206,7 +206,7 @@ export class QuickPoster {
             createdAt: utc(event.createdAt).toISOString(),
           },
         };
-        this.prepare(post);
+        this.beforePublish(post);
         written.set(row.item, post);
       }
       // Published in sequence order, as one commit's events are.
