@@ -1,5 +1,6 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import { useNoNulCharacters } from './graphql/no-nul.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
@@ -128,6 +129,7 @@ export function buildApp(infra: Infrastructure): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: config.env === 'production' },
       }),
+      useNoNulCharacters(),
       useCompiledQueries(),
       useBotImportUpload(),
       useRequestArrayBodies(),

@@ -94,6 +94,34 @@ describe('REST conventions', () => {
   });
 });
 
+describe('NUL characters (PostgreSQL stores none)', () => {
+  const requestId = `support-group-nul-${Date.now()}`;
+
+  it('answers 400 naming the field for a body string holding one', async () => {
+    const res = await t.post(`/v3/${p.projectId}/requests/${requestId}/messages`, { token: p.guest.token, body: { text: 'a\u0000b' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 'BAD_USER_INPUT', field: 'text' });
+  });
+
+  it('answers 400 naming the path for a JSON attribute key or value holding one', async () => {
+    const value = await t.post(`/v3/${p.projectId}/leads`, { token: p.admin.token, body: { fullname: 'Nul', attributes: { deep: ['ok', 'x\u0000'] } } });
+    expect(value.status).toBe(400);
+    expect(value.body.field).toBe('attributes.deep.1');
+    const key = await t.post(`/v3/${p.projectId}/leads`, { token: p.admin.token, body: { fullname: 'Nul', attributes: { 'k\u0000': 1 } } });
+    expect(key.status).toBe(400);
+    expect(key.body.field).toBe('attributes.k\u0000');
+  });
+
+  it('answers 400 for a GraphQL string literal holding one', async () => {
+    const res = await t.request('POST', '/graphql', {
+      token: p.owner.token,
+      body: { query: `mutation { createTag(project_id: "${p.projectId}", tag: "nul", attributes: { note: "a\\u0000b" }) { tag } }` },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'attributes.note' });
+  });
+});
+
 describe('OpenAPI', () => {
   it('is served at /v3/openapi.json', async () => {
     const res = await t.get('/v3/openapi.json');
