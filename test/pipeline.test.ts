@@ -32,26 +32,25 @@ describe('REST conventions', () => {
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it('answers 413 for a chunked body over the limit that declares no length', async () => {
-    const chunks = [JSON.stringify({ name: 'x'.repeat(5000) })];
-    const res = await fetch(`${t.baseUrl}/v3/projects`, {
+  /** POSTs `value` as JSON in a chunked body, with no declared length. */
+  const postChunked = (path: string, value: unknown) => {
+    const chunks = [JSON.stringify(value)];
+    return fetch(`${t.baseUrl}${path}`, {
       method: 'POST',
       headers: { authorization: p.owner.token, 'content-type': 'application/json' },
       body: new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(new TextEncoder().encode(chunks.shift())) : c.close()) }),
       duplex: 'half',
     } as RequestInit);
+  };
+
+  it('answers 413 for a chunked body over the limit that declares no length', async () => {
+    const res = await postChunked('/v3/projects', { name: 'x'.repeat(5000) });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('answers 413 for a chunked body over the limit on a route yoga answers itself', async () => {
-    const chunks = [JSON.stringify([{ text: 'x'.repeat(5000) }])];
-    const res = await fetch(`${t.baseUrl}/v3/${p.projectId}/requests/support-group-chunked/messages/multi`, {
-      method: 'POST',
-      headers: { authorization: p.owner.token, 'content-type': 'application/json' },
-      body: new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(new TextEncoder().encode(chunks.shift())) : c.close()) }),
-      duplex: 'half',
-    } as RequestInit);
+    const res = await postChunked(`/v3/${p.projectId}/requests/support-group-chunked/messages/multi`, [{ text: 'x'.repeat(5000) }]);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
