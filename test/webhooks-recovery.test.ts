@@ -8,7 +8,7 @@ import { createInfrastructure } from '../src/infra/index.js';
 import { registerJobs } from '../workers/jobs.js';
 import { serveTestApp, testEnvironment, type TestApp, type TestEnvironment } from './helpers/app.js';
 import { productionMode } from './helpers/environment.js';
-import { eventually, startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { eventually, startReceiver } from './helpers/webhook-receiver.js';
 
 // Nothing committed is lost: events logged while no dispatcher ran, deliveries waiting for a retry
 // when the process stopped, and deliveries in flight in a worker killed with SIGKILL all arrive.

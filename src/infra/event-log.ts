@@ -159,11 +159,6 @@ export function appendEventsSql(projectId: string, events: PendingEvent[], only?
       RETURNING "id", "id_project", "seq", "name", "subject", "payload", "createdAt")`;
 }
 
-/** The events a statement built with `appendEventsSql` appended, from its `"appended"` rows. */
-export function appendedEvents(rows: EventRow[]): LoggedEvent[] {
-  return rows.map(toLogged).sort((a, b) => a.seq - b.seq);
-}
-
 /** A DomainEvent row as the event it records. */
 export function toLogged(row: {
   id: string;

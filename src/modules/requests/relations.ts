@@ -92,7 +92,7 @@ const relationValues = {
  * Everything a request points to, as columns (`department`, `lead`, `requester`, `agents`) of a
  * query over the Request row `r`: the loader's query.
  */
-export const relationColumns = Prisma.join(
+const relationColumns = Prisma.join(
   Object.entries(relationValues).map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(name)}`),
 );
 
