@@ -1,6 +1,7 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useNoNulCharacters } from './graphql/no-nul.js';
+import { useReleaseOperationCaches } from './graphql/release.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
@@ -131,6 +132,7 @@ export function buildApp(infra: Infrastructure): App {
       }),
       useNoNulCharacters(),
       useCompiledQueries(),
+      useReleaseOperationCaches(),
       useBotImportUpload(),
       useRequestArrayBodies(),
       rest.plugin,

@@ -50,3 +50,17 @@ export function buildContext(services: Services, request: Request, clientIp: str
   };
   return ctx;
 }
+
+/**
+ * A value made once per operation and kept on its context. Not in a WeakMap keyed by the context:
+ * V8's young-generation collector holds a WeakMap's values strongly, so a value that refers back
+ * to its context (as per-operation loaders do) would keep every operation's objects alive until a
+ * full collection, and each minor collection would copy them all.
+ */
+export function perContext<T>(create: (ctx: Context) => T): (ctx: Context) => T {
+  const key = Symbol('per context');
+  return (ctx) => {
+    const holder = ctx as unknown as Record<symbol, T | undefined>;
+    return (holder[key] ??= create(ctx));
+  };
+}

@@ -1,6 +1,8 @@
 import { isNonNullType } from 'graphql';
 import { auditServer } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestCache } from '@pothos/plugin-scope-auth';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { builder } from '../src/graphql/builder.js';
 import { renderSchemaFiles, sdlPath, openApiPath } from '../src/cli/schema.js';
 import { restRoutes, schema } from '../src/graphql/schema.js';
 import { readFile } from 'node:fs/promises';
@@ -118,6 +120,31 @@ describe('NUL characters (PostgreSQL stores none)', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'attributes.note' });
+  });
+});
+
+describe('per-operation caches', () => {
+  // Pothos keeps them in a WeakMap keyed by the context; left there, every operation's objects
+  // outlived V8's minor collections (see src/graphql/release.ts).
+  it.each([
+    ['REST', () => t.get(`/v3/${p.projectId}/leads`, { token: p.owner.token })],
+    ['GraphQL', () => t.request('POST', '/graphql', { token: p.owner.token, body: { query: `{ leads(project_id: "${p.projectId}") { count } }` } })],
+  ])('drops the authorization cache of a %s operation once it is answered', async (_face, call) => {
+    const original = RequestCache.fromContext.bind(RequestCache);
+    const used = new Map<Parameters<typeof original>[0], RequestCache<any>>();
+    const spy = vi.spyOn(RequestCache, 'fromContext').mockImplementation((context, b) => {
+      const cache = original(context, b);
+      used.set(context, cache);
+      return cache;
+    });
+    try {
+      expect((await call()).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(used.size).toBeGreaterThan(0);
+    // Asked again for the same context, Pothos has none kept: it makes a new one.
+    for (const [context, cache] of used) expect(original(context, builder)).not.toBe(cache);
   });
 });
 

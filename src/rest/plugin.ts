@@ -102,7 +102,10 @@ export function createRestApi(options: RestOptions): RestApi {
   let handler: SofaHandler;
   let table: RouteTable | undefined;
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
-  const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
+  // The pipeline that made a context executes its operation: kept on the context, not in a
+  // WeakMap keyed by it (see `perContext` in context.ts).
+  const envelopedKey = Symbol('enveloped');
+  type WithEnveloped = { [envelopedKey]?: ReturnType<typeof getEnveloped> };
 
   const respond = async (request: RestRequest, route: RouteMatch, serverContext: object): Promise<Reply> => {
     Object.defineProperty(request, 'params', { value: route.params, configurable: true });
@@ -126,12 +129,12 @@ export function createRestApi(options: RestOptions): RestApi {
         context(serverContext: object) {
           const enveloped = getEnveloped(serverContext);
           return Promise.resolve(enveloped.contextFactory(serverContext)).then((contextValue) => {
-            envelopedByContext.set(contextValue, enveloped);
+            (contextValue as WithEnveloped)[envelopedKey] = enveloped;
             return contextValue;
           });
         },
         execute(args: { contextValue: object; document: DocumentNode }) {
-          const enveloped = envelopedByContext.get(args.contextValue);
+          const enveloped = (args.contextValue as WithEnveloped)[envelopedKey];
           if (!enveloped) throw new TypeError('REST execution without a context');
           const request = (args.contextValue as { request?: Executed }).request;
           return Promise.resolve(enveloped.execute({ ...args, document: withoutNestedArguments(args.document) } as never)).then(

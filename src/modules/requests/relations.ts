@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import { Prisma, type Department, type Lead } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { TeammateRecord } from '../teammates/service.js';
@@ -145,13 +145,5 @@ function relations(db: Db) {
   };
 }
 
-const perOperation = new WeakMap<Context, ReturnType<typeof relations>>();
-
-export function relationsOf(ctx: Context) {
-  let loaders = perOperation.get(ctx);
-  if (!loaders) {
-    loaders = relations(ctx.services.infra.database.prisma);
-    perOperation.set(ctx, loaders);
-  }
-  return loaders;
-}
+/** The operation's relation loaders: requests of one operation are loaded together. */
+export const relationsOf = perContext((ctx) => relations(ctx.services.infra.database.prisma));
