@@ -109,7 +109,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let kind: Database['kind'];
   if (options.databaseUrl) {
     kind = 'postgres';
-    pool = new pg.Pool({ connectionString: options.databaseUrl, max: Number(process.env.PG_POOL_MAX ?? 20) });
+    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
     adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
   } else {
     kind = 'pglite';
