@@ -19,7 +19,7 @@ const tagPool = ['vip', 'eu', 'us', 'trial', 'churned', 'newsletter'];
 const plans = ['free', 'pro', 'enterprise'];
 
 /** Deterministic spread of realistic leads over the last year. */
-export function leadRow(projectId: string, createdBy: string, i: number) {
+function leadRow(projectId: string, createdBy: string, i: number) {
   const pick = <T>(list: T[], salt: number) => list[(i * 7919 + salt * 104_729) % list.length];
   const first = pick(firstNames, 1);
   const last = pick(lastNames, 2);
