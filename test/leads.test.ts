@@ -128,6 +128,15 @@ describe('GET /leads', () => {
     expect(names((await list('?full_text=globex.test')).body)).toEqual(['Bruno Verdi']);
   });
 
+  it('answers a page past the last one with no leads and the full count', async () => {
+    const all = (await list('')).body;
+    const past = (await list('?page=50')).body;
+    expect(past.leads).toEqual([]);
+    expect(past.count).toBe(all.count);
+    expect(all.count).toBeGreaterThan(0);
+    expect((await list('?email=nobody-at-all')).body).toMatchObject({ count: 0, leads: [] });
+  });
+
   it('treats % and _ in searches as plain characters', async () => {
     expect((await list('?full_text=%25')).body.count).toBe(0);
     expect((await list('?email=_')).body.count).toBe(0);
