@@ -151,15 +151,17 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     FROM "totals" LEFT JOIN "Lead" AS "page" ON "page"."id" = ANY(ARRAY(${ids}))
     ORDER BY "page".${column} ${order}, "page"."id" ${order}`;
 
+  const countMatching = Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`;
   let statement: Prisma.Sql;
   if (!search.condition) {
     // The ids of the page come from an index in sort order (or, for a search, from its index): the
     // sort indexes end with "id", so skipping to a deep page reads index entries only.
-    // Its text is one of a few dozen (sort, direction, which searches), so it is prepared: no
-    // parsing and planning per list. The planner keeps planning each call afresh where a plan for
-    // any value would be worse (an e-mail prefix can only use its index once the prefix is known).
+    // Its text is one of a few dozen (sort, direction, which searches), so it is prepared: parsed
+    // once per connection. PostgreSQL still plans each call for its values (pg_prepared_statements
+    // shows custom plans only): a plan for any value would be worse (an e-mail prefix can only use
+    // its index once the prefix is known; a page's LIMIT and OFFSET are guessed at 10% of the rows).
     statement = Prisma.sql`${Prisma.raw(prepared)}
-      WITH ${totals(Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`)}
+      WITH ${totals(countMatching)}
       ${page(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)}`;
   } else if (kept && walkableSorts.has(listing.sortField) && (offset + listing.limit) * walkFraction <= kept.count) {
     // A segment's filters cannot use an index and the planner cannot tell how many leads they
@@ -170,7 +172,7 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     // with no join or sort of its own, takes the rows in its order. A count to take again reads
     // every lead, but only when the leads changed.
     statement = Prisma.sql`
-      WITH ${totals(Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`)}
+      WITH ${totals(countMatching)}
       ${page(Prisma.sql`
         SELECT "o"."id" FROM (SELECT "id", (${where}) AS "matches" FROM "Lead" WHERE "id_project" = ${projectId} ${orderBy} OFFSET 0) AS "o"
         WHERE "o"."matches" ${window}`)}`;
