@@ -137,6 +137,21 @@ describe('GET /leads', () => {
     expect((await list('?email=nobody-at-all')).body).toMatchObject({ count: 0, leads: [] });
   });
 
+  it('finds by e-mail exactly the addresses that begin with the text, next to others in order', async () => {
+    const r = await t.seedProject('E-mail neighbours');
+    for (const email of ['aa@x.test', 'a@x.test', 'ab@x.test', 'AB.c@x.test', 'abz@x.test', 'ac@x.test']) {
+      await createLead({ fullname: email, email }, r);
+    }
+    const found = async (text: string) => {
+      const res = await t.get(`/v3/${r.projectId}/leads?email=${encodeURIComponent(text)}`, { token: r.agent.token });
+      return res.body.leads.map((lead: { fullname: string }) => lead.fullname).sort();
+    };
+    expect(await found('ab')).toEqual(['AB.c@x.test', 'ab@x.test', 'abz@x.test'].sort());
+    expect(await found('a')).toHaveLength(6);
+    expect(await found('abë')).toEqual([]);
+    expect(await found('abz@x.test')).toEqual(['abz@x.test']);
+  });
+
   it('treats % and _ in searches as plain characters', async () => {
     expect((await list('?full_text=%25')).body.count).toBe(0);
     expect((await list('?email=_')).body.count).toBe(0);

@@ -35,13 +35,31 @@ function prefixQuery(text: string): string | null {
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
-/** The text as a LIKE pattern that matches it literally. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/**
+ * The first text after every text that begins with `prefix`, in code point order (that of UTF-8
+ * bytes, which text_pattern_ops compares): its last character moved on by one. Null when there is
+ * none (a prefix of nothing but U+10FFFF).
+ */
+export function prefixEnd(prefix: string): string | null {
+  const chars = Array.from(prefix);
+  while (chars.length) {
+    const last = chars.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) return chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+  }
+  return null;
+}
 
 function whereClause(projectId: string, search: LeadSearch): Prisma.Sql {
   const conditions = [Prisma.sql`"id_project" = ${projectId}`];
-  // A prefix of lower("email"): migration 20261122010601_lead_email_prefix_index indexes it.
-  if (search.email) conditions.push(Prisma.sql`lower("email") LIKE ${`${escapeLike(search.email.toLowerCase())}%`}`);
+  if (search.email) {
+    // A prefix of lower("email"), as the range of texts that begin with it: migration
+    // 20261122010601_lead_email_prefix_index indexes lower("email") in that order, and a range
+    // (unlike LIKE) uses it in a plan made before the prefix is known.
+    const prefix = search.email.toLowerCase();
+    const end = prefixEnd(prefix);
+    conditions.push(Prisma.sql`lower("email") ~>=~ ${prefix}`);
+    if (end !== null) conditions.push(Prisma.sql`lower("email") ~<~ ${end}`);
+  }
   if (search.full_text) {
     const query = prefixQuery(search.full_text);
     // A search with no word in it (only punctuation) matches nothing rather than everything.
@@ -156,10 +174,8 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   if (!search.condition) {
     // The ids of the page come from an index in sort order (or, for a search, from its index): the
     // sort indexes end with "id", so skipping to a deep page reads index entries only.
-    // Its text is one of a few dozen (sort, direction, which searches), so it is prepared: parsed
-    // once per connection. PostgreSQL still plans each call for its values (pg_prepared_statements
-    // shows custom plans only): a plan for any value would be worse (an e-mail prefix can only use
-    // its index once the prefix is known; a page's LIMIT and OFFSET are guessed at 10% of the rows).
+    // Its text is one of a few dozen (sort, direction, which searches), so it is prepared, and
+    // planned once (see `prepared`): every condition is one its index serves for any value.
     statement = Prisma.sql`${Prisma.raw(prepared)}
       WITH ${totals(countMatching)}
       ${page(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)}`;
