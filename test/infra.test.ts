@@ -278,4 +278,36 @@ describe('queryRows (hot statements straight on the driver)', () => {
     expect(direct).toEqual([{ at: '2026-03-04 05:06:07.089', n: 42, has: true, doc: { k: [1, 'x'] }, quote: "it's" }]);
     expect(direct).toEqual(await t.infra.database.prisma.$queryRaw(statement));
   });
+
+  const onPostgres = () => t.infra.database.kind === 'postgres';
+  const pidOf = async (text: string) =>
+    (await queryRows<{ pid: number }>(t.infra.database.prisma, Prisma.sql`${Prisma.raw(text)} SELECT pg_backend_pid() AS "pid"`))[0].pid;
+
+  it('runs prepared statements with one plan for any values, and others with plans for their values', async ({ skip }) => {
+    if (!onPostgres()) skip('the embedded database has one connection and plans as Prisma does');
+    const mode = (text: string) =>
+      queryRows<{ mode: string }>(t.infra.database.prisma, Prisma.sql`${Prisma.raw(text)} SELECT current_setting('plan_cache_mode') AS "mode"`);
+    expect(await mode(prepared)).toEqual([{ mode: 'force_generic_plan' }]);
+    expect(await mode('')).toEqual([{ mode: 'auto' }]);
+    expect(await t.infra.database.prisma.$queryRaw`SELECT current_setting('plan_cache_mode') AS "mode"`).toEqual([{ mode: 'auto' }]);
+  });
+
+  it('answers the error of a prepared statement that fails, and runs the next one', async () => {
+    const divide = (by: number) =>
+      queryRows<{ q: number }>(t.infra.database.prisma, Prisma.sql`${Prisma.raw(prepared)} SELECT (10 / ${by}::int)::int AS "q"`);
+    await expect(divide(0)).rejects.toThrow(/division by zero/);
+    expect(await divide(5)).toEqual([{ q: 2 }]);
+  });
+
+  it('closes a connection once it has prepared more than 200 statements, and the statements with it', async ({ skip }) => {
+    if (!onPostgres()) skip('the embedded database has one connection');
+    // One call at a time takes the same idle connection back each time, until it is closed.
+    const pids: number[] = [];
+    for (let i = 0; i < 450; i++) pids.push(await pidOf(`${prepared} /* ${i} */`));
+    const runs: number[] = [];
+    pids.forEach((pid, i) => (i > 0 && pid === pids[i - 1] ? runs[runs.length - 1]++ : runs.push(1)));
+    expect(runs.length).toBeGreaterThan(1);
+    expect(Math.max(...runs)).toBeLessThanOrEqual(201);
+    expect(runs.slice(1, -1)).toEqual(runs.slice(1, -1).map(() => 201));
+  });
 });

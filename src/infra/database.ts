@@ -39,13 +39,16 @@ function withRevisions(client: PrismaClient) {
 /**
  * A raw statement whose text starts with this comment is prepared once per PostgreSQL connection
  * (no parsing on each call). Run through `queryRows`, it is also planned once: one plan for any
- * values (a generic plan, see `plannedOnce`), so its conditions must be ones an index serves
- * whatever the values are. For the hot statements only: their text must be one of a few fixed
- * variants, since prepared statements stay for the connection's life.
+ * values (a generic plan, see `plannedOnceOptions`), so its conditions must be ones an index
+ * serves whatever the values are. For the hot statements, whose text is one of a bounded set
+ * (values always as parameters): a connection that has prepared more than
+ * `maxPreparedPerConnection` of them is closed, and its statements with it.
  */
 export const prepared = '/* prepared */';
 
+/** Names of the prepared statements' texts, kept for the most recent ones only. */
 const statementNames = new Map<string, string>();
+const maxKeptNames = 1000;
 
 /** The name a `prepared` statement is cached under; none (a one-off statement) for the others. */
 function statementName(query: { sql: string }): string {
@@ -53,6 +56,7 @@ function statementName(query: { sql: string }): string {
   let name = statementNames.get(query.sql);
   if (!name) {
     name = `p_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+    if (statementNames.size >= maxKeptNames) statementNames.clear();
     statementNames.set(query.sql, name);
   }
   return name;
@@ -72,6 +76,37 @@ const pools = new WeakMap<object, { pool: pg.Pool; plannedOnce: pg.Pool }>();
  */
 const plannedOnceOptions = '-c plan_cache_mode=force_generic_plan';
 
+/**
+ * Distinct statements a planned-once connection prepares before it is closed: each holds its
+ * parse tree and plan in the backend's memory for the connection's life, and a segment's lead
+ * list has a text of its own (its filters' shape).
+ */
+const maxPreparedPerConnection = 200;
+
+/** The statement names each planned-once connection has prepared. */
+const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+
+async function queryPrepared(pool: pg.Pool, name: string, text: string, values: unknown[]) {
+  const client = await pool.connect();
+  let names = preparedOn.get(client);
+  if (!names) preparedOn.set(client, (names = new Set()));
+  names.add(name);
+  // As the pool's own query does: an error of the connection while it is out is this call's, and
+  // a connection that failed a statement is not reused.
+  let failure: Error | undefined;
+  const onError = (error: Error) => (failure ??= error);
+  client.once('error', onError);
+  try {
+    return await client.query({ name, text, values });
+  } catch (error) {
+    failure ??= error as Error;
+    throw error;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(failure ?? names.size > maxPreparedPerConnection);
+  }
+}
+
 /** Values as PostgreSQL reads them: timestamps are UTC (the columns hold UTC without a zone). */
 const driverValue = (value: unknown) =>
   value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : value;
@@ -87,11 +122,10 @@ export async function queryRows<T>(db: Db, statement: Prisma.Sql): Promise<T[]> 
   const driver = pools.get(db);
   if (!driver) return db.$queryRaw<T[]>(statement);
   const name = statementName({ sql: statement.text });
-  const { rows } = await (name ? driver.plannedOnce : driver.pool).query({
-    name,
-    text: statement.text,
-    values: statement.values.map(driverValue),
-  });
+  const values = statement.values.map(driverValue);
+  const { rows } = name
+    ? await queryPrepared(driver.plannedOnce, name, statement.text, values)
+    : await driver.pool.query({ text: statement.text, values });
   return rows as T[];
 }
 /** A client usable inside an interactive transaction. */

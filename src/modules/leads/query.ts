@@ -184,10 +184,11 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     // keep. With a page near the start of what they match, the sort index is walked in order and
     // each lead tested as it comes, until the page is full: the subquery (kept apart by OFFSET 0,
     // so the test is not pushed into it and the planner sees no filter to misjudge) is planned
-    // for the few rows the LIMIT takes, i.e. as a scan of the sort index, and the outer query,
+    // for the part of its rows the LIMIT takes (a tenth, in a plan made before the values are
+    // known), i.e. as a scan of the sort index, and the outer query,
     // with no join or sort of its own, takes the rows in its order. A count to take again reads
     // every lead, but only when the leads changed.
-    statement = Prisma.sql`
+    statement = Prisma.sql`${Prisma.raw(prepared)}
       WITH ${totals(countMatching)}
       ${page(Prisma.sql`
         SELECT "o"."id" FROM (SELECT "id", (${where}) AS "matches" FROM "Lead" WHERE "id_project" = ${projectId} ${orderBy} OFFSET 0) AS "o"
@@ -195,7 +196,7 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   } else {
     // Otherwise the filters run once, over the project's leads, into a narrow list (id and sort
     // key) that gives both the total and the ids of the page.
-    statement = Prisma.sql`
+    statement = Prisma.sql`${Prisma.raw(prepared)}
       WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where}),
       ${totals(Prisma.sql`SELECT count(*) FROM "matching"`)}
       ${page(Prisma.sql`SELECT "id" FROM "matching" ${orderBy} ${window}`)}`;
