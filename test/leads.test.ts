@@ -84,6 +84,14 @@ describe('POST /leads', () => {
   });
 });
 
+it('shows the record revision as __v and leaves an attribute named revision as it is', async () => {
+  const lead = await createLead({ attributes: { revision: 'r2', nested: { revision: 3 } } });
+  expect(lead).toMatchObject({ __v: 0, attributes: { revision: 'r2', nested: { revision: 3 } } });
+  expect(lead).not.toHaveProperty('revision');
+  const read = await t.get(`/v3/${p.projectId}/leads/${lead._id}`, { token: p.agent.token });
+  expect(read.body).toMatchObject({ __v: 0, attributes: { revision: 'r2', nested: { revision: 3 } } });
+});
+
 describe('GET /leads', () => {
   let q: SeededProject;
   beforeAll(async () => {

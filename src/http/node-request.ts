@@ -99,6 +99,9 @@ export async function replyOf(response: Response): Promise<Reply> {
 }
 
 export function writeReply(res: ServerResponse, reply: Reply) {
-  reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
-  res.writeHead(reply.status, reply.headers).end(reply.body);
+  // Encoded once, outside the JavaScript heap: the length and the socket both read these bytes
+  // (a string would be encoded once to measure it and again to write it).
+  const body = Buffer.from(reply.body, 'utf8');
+  reply.headers['content-length'] = String(body.length);
+  res.writeHead(reply.status, reply.headers).end(body);
 }

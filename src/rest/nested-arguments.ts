@@ -6,18 +6,7 @@ import type { RouteConfig } from '../graphql/record.js';
 // for GraphQL clients that ask for them: REST bodies leave them out instead of running them with
 // default arguments on every call.
 
-const pruned = new WeakMap<DocumentNode, DocumentNode>();
-
 export function withoutNestedArguments(document: DocumentNode): DocumentNode {
-  let result = pruned.get(document);
-  if (!result) {
-    result = prune(document);
-    pruned.set(document, result);
-  }
-  return result;
-}
-
-function prune(document: DocumentNode): DocumentNode {
   const withoutFields = visit(document, {
     Field(node, _key, _parent, _path, ancestors) {
       const nested = ancestors.some((a) => (a as ASTNode).kind === Kind.FIELD);

@@ -5,7 +5,7 @@ import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody } from '../errors.js';
 import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
 import { replyOf, type Reply } from '../http/node-request.js';
-import { restShape } from './shape.js';
+import { withRestNames } from './shape.js';
 import { documentRootArgumentsOnly, withoutNestedArguments } from './nested-arguments.js';
 import { documentRouteAliases, aliasRoutes } from './aliases.js';
 
@@ -84,6 +84,14 @@ export interface RestApi {
   respond(request: RestRequest, route: RouteMatch, serverContext: object): Promise<Reply>;
 }
 
+/** The document SOFA made for a route as the REST face runs it (made once per route). */
+const restDocuments = new WeakMap<DocumentNode, DocumentNode>();
+function restDocument(document: DocumentNode): DocumentNode {
+  let result = restDocuments.get(document);
+  if (!result) restDocuments.set(document, (result = withRestNames(withoutNestedArguments(document))));
+  return result;
+}
+
 /** Where the execute hook leaves a successful result for `respond`, on the request it served. */
 const executed = Symbol('rest result');
 type Executed = { [executed]?: { data: Record<string, unknown> } };
@@ -114,7 +122,7 @@ export function createRestApi(options: RestOptions): RestApi {
     if (response?.status === 200 && result) {
       // One field per operation: its value is the answer. Serialised once, here, not read back from SOFA's Response.
       const [value] = Object.values(result.data);
-      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: restShape(JSON.stringify(value ?? null)) };
+      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value ?? null) };
     }
     return replyOf(response ?? noRoute(request.method, new URL(request.url).pathname));
   };
@@ -137,7 +145,7 @@ export function createRestApi(options: RestOptions): RestApi {
           const enveloped = (args.contextValue as WithEnveloped)[envelopedKey];
           if (!enveloped) throw new TypeError('REST execution without a context');
           const request = (args.contextValue as { request?: Executed }).request;
-          return Promise.resolve(enveloped.execute({ ...args, document: withoutNestedArguments(args.document) } as never)).then(
+          return Promise.resolve(enveloped.execute({ ...args, document: restDocument(args.document) } as never)).then(
             (result) => {
               const { data, errors } = result as { data?: Record<string, unknown> | null; errors?: unknown[] };
               if (!request || errors?.length || !data) return result;

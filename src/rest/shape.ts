@@ -1,12 +1,16 @@
-// GraphQL cannot name `__v`; records carry `revision`, renamed wherever a record leaves as REST JSON
-// (REST responses and webhook payloads), so both show the same shape.
+import { Kind, visit, type DocumentNode, type FieldNode } from 'graphql';
 
-/** Renames every `revision` key of a JSON text to `__v`. */
-export function restShape(json: string): string {
-  return json.replace(/([{,])"revision":/g, '$1"__v":');
-}
+// GraphQL cannot name `__v`; records carry `revision`, selected as `__v` wherever a record leaves as
+// REST JSON (REST responses and webhook payloads), so both show the same shape. An alias, not a
+// rename of the JSON text: nothing else is touched (a lead attribute named "revision" stays so),
+// and nothing is done per call.
 
-/** A GraphQL result value as REST shows it. */
-export function toRestValue<T = unknown>(value: unknown): T {
-  return JSON.parse(restShape(JSON.stringify(value))) as T;
+/** The document with every `revision` field selected under the name `__v`. */
+export function withRestNames(document: DocumentNode): DocumentNode {
+  return visit(document, {
+    Field(node: FieldNode) {
+      if (node.name.value !== 'revision' || node.alias) return undefined;
+      return { ...node, alias: { kind: Kind.NAME, value: '__v' } };
+    },
+  });
 }

@@ -72,11 +72,19 @@ function whereClause(projectId: string, search: LeadSearch): Prisma.Sql {
 
 /**
  * The columns of a page: every column of "Lead", timestamps as their text (`toIso` makes them ISO):
- * the driver and the embedded database's client would each turn them into a Date their own way.
+ * the driver and the embedded database's client would each turn them into a Date their own way;
+ * tags as JSON, which JSON.parse reads, not PostgreSQL's array text, which the driver reads a
+ * character at a time (it made a fifth of the bytes a page of 100 leads allocated).
  */
 const pageColumns = Prisma.raw(
   Object.values(Prisma.LeadScalarFieldEnum)
-    .map((c) => (c === 'createdAt' || c === 'updatedAt' ? `"page"."${c}"::text AS "${c}"` : `"page"."${c}"`))
+    .map((c) =>
+      c === 'createdAt' || c === 'updatedAt'
+        ? `"page"."${c}"::text AS "${c}"`
+        : c === 'tags'
+          ? `to_json("page"."tags") AS "tags"`
+          : `"page"."${c}"`,
+    )
     .join(', '),
 );
 

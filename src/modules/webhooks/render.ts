@@ -14,7 +14,7 @@ import {
 import type { Context } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import { withoutNestedArguments } from '../../rest/nested-arguments.js';
-import { toRestValue } from '../../rest/shape.js';
+import { withRestNames } from '../../rest/shape.js';
 import type { Services } from '../../services.js';
 
 // Webhook payloads are records as REST returns them. A record whose module has a GraphQL type is
@@ -81,7 +81,8 @@ export class RecordRenderer {
     const { schema, document } = this.documentFor(typeName);
     const result = await execute({ schema, document, rootValue: { node: value }, contextValue: this.context() });
     const node = (result.data as { node?: unknown } | null | undefined)?.node;
-    return node ? toRestValue<RestRecord>(node) : null;
+    // Plain objects (graphql-js answers objects without a prototype).
+    return node ? (JSON.parse(JSON.stringify(node)) as RestRecord) : null;
   }
 
   private documentFor(typeName: string) {
@@ -106,7 +107,7 @@ export class RecordRenderer {
       ignore: [],
       circularReferenceDepth: 2,
     });
-    const document = withoutNestedArguments({ kind: Kind.DOCUMENT, definitions: [operation] });
+    const document = withRestNames(withoutNestedArguments({ kind: Kind.DOCUMENT, definitions: [operation] }));
     entry = { schema, document };
     this.documents.set(typeName, entry);
     return entry;
