@@ -35,31 +35,13 @@ function prefixQuery(text: string): string | null {
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
-/**
- * The first text after every text that begins with `prefix`, in code point order (that of UTF-8
- * bytes, which text_pattern_ops compares): its last character moved on by one. Null when there is
- * none (a prefix of nothing but U+10FFFF).
- */
-export function prefixEnd(prefix: string): string | null {
-  const chars = Array.from(prefix);
-  while (chars.length) {
-    const last = chars.pop()!.codePointAt(0)!;
-    if (last < 0x10ffff) return chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
-  }
-  return null;
-}
+/** The text as a LIKE pattern that matches it literally. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 function whereClause(projectId: string, search: LeadSearch): Prisma.Sql {
   const conditions = [Prisma.sql`"id_project" = ${projectId}`];
-  if (search.email) {
-    // A prefix of lower("email"), as the range of texts that begin with it: migration
-    // 20261122010601_lead_email_prefix_index indexes lower("email") in that order, and a range
-    // (unlike LIKE) uses it in a plan made before the prefix is known.
-    const prefix = search.email.toLowerCase();
-    const end = prefixEnd(prefix);
-    conditions.push(Prisma.sql`lower("email") ~>=~ ${prefix}`);
-    if (end !== null) conditions.push(Prisma.sql`lower("email") ~<~ ${end}`);
-  }
+  // A prefix of lower("email"): migration 20261122010601_lead_email_prefix_index indexes it.
+  if (search.email) conditions.push(Prisma.sql`lower("email") LIKE ${`${escapeLike(search.email.toLowerCase())}%`}`);
   if (search.full_text) {
     const query = prefixQuery(search.full_text);
     // A search with no word in it (only punctuation) matches nothing rather than everything.
@@ -182,9 +164,14 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   if (!search.condition) {
     // The ids of the page come from an index in sort order (or, for a search, from its index): the
     // sort indexes end with "id", so skipping to a deep page reads index entries only.
-    // Its text is one of a few dozen (sort, direction, which searches), so it is prepared, and
-    // planned once (see `prepared`): every condition is one its index serves for any value.
-    statement = Prisma.sql`${Prisma.raw(prepared)}
+    // Without a search, its text is one of a dozen (sort, direction), so it is prepared and planned
+    // once (see `prepared`): the sort index serves it whatever the values. A search is planned for
+    // its values: for a tag most leads carry (or a short e-mail prefix, a common word), walking the
+    // sort index and testing each lead finds a page sooner than reading every match through the
+    // search's index and sorting them, for a rare one the other way round, and only the values
+    // tell which (PostgreSQL keeps statistics of the tags, words and addresses).
+    const plannedOnce = !search.email && !search.tags?.length && !search.full_text;
+    statement = Prisma.sql`${Prisma.raw(plannedOnce ? prepared : '')}
       WITH ${totals(countMatching)}
       ${page(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)}`;
   } else if (kept && walkableSorts.has(listing.sortField) && (offset + listing.limit) * walkFraction <= kept.count) {
@@ -192,10 +179,11 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     // keep. With a page near the start of what they match, the sort index is walked in order and
     // each lead tested as it comes, until the page is full: the subquery (kept apart by OFFSET 0,
     // so the test is not pushed into it and the planner sees no filter to misjudge) is planned
-    // for the part of its rows the LIMIT takes (a tenth, in a plan made before the values are
-    // known), i.e. as a scan of the sort index, and the outer query,
-    // with no join or sort of its own, takes the rows in its order. A count to take again reads
-    // every lead, but only when the leads changed.
+    // for the part of its rows a LIMIT takes (a tenth, in a plan made before the values are
+    // known), i.e. as a scan of the sort index, and the outer query, with no join or sort of its
+    // own, takes the rows in its order. A count to take again reads every lead, but only when the
+    // leads changed. Its text is the segment's filters' shape (values are parameters): prepared
+    // and planned once, as the plan is this one whatever the values.
     statement = Prisma.sql`${Prisma.raw(prepared)}
       WITH ${totals(countMatching)}
       ${page(Prisma.sql`
@@ -203,7 +191,7 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
         WHERE "o"."matches" ${window}`)}`;
   } else {
     // Otherwise the filters run once, over the project's leads, into a narrow list (id and sort
-    // key) that gives both the total and the ids of the page.
+    // key) that gives both the total and the ids of the page (prepared and planned once, as above).
     statement = Prisma.sql`${Prisma.raw(prepared)}
       WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where}),
       ${totals(Prisma.sql`SELECT count(*) FROM "matching"`)}
