@@ -1,4 +1,8 @@
 // Load generation and statistics shared by the benchmarks.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export interface LoadResult {
   requests: number;
@@ -75,6 +79,13 @@ export interface HttpLoadOptions {
   body?: string;
   connections: number;
   seconds: number;
+  /**
+   * The load generator: autocannon (a Node process, the default) or wrk (C; Debian package `wrk`),
+   * which takes a fraction of the CPU per request that autocannon does, CPU the server and its
+   * database would otherwise share with it on the same machine. Falls back to autocannon where
+   * wrk is not installed.
+   */
+  tool?: 'autocannon' | 'wrk';
 }
 
 export interface HttpLoadResult {
@@ -86,38 +97,105 @@ export interface HttpLoadResult {
 }
 
 /**
- * Drives HTTP load from a separate process (autocannon), so the generator does not take the
- * server's event loop; a short warm-up run comes first.
+ * Drives HTTP load from a separate process (autocannon, or wrk: see `tool`), so the generator does
+ * not take the server's event loop; a short warm-up run comes first.
  */
 export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
-  const { spawn } = await import('node:child_process');
+  const generator = (await loadTool(options)) === 'wrk' ? wrkGenerator(options) : await autocannonGenerator(options);
+  try {
+    await runJson(generator.command, generator.args(2));
+    return generator.result(await runJson(generator.command, generator.args(options.seconds)));
+  } finally {
+    generator.dispose?.();
+  }
+}
+
+/** The load generator `httpLoad` will use for these options. */
+export async function loadTool(options: Pick<HttpLoadOptions, 'tool'>): Promise<'autocannon' | 'wrk'> {
+  return options.tool === 'wrk' && wrkInstalled() ? 'wrk' : 'autocannon';
+}
+
+interface LoadGenerator {
+  command: string;
+  args(seconds: number): string[];
+  /** The result from the JSON object the command printed last. */
+  result(json: any): HttpLoadResult;
+  dispose?(): void;
+}
+
+async function autocannonGenerator(options: HttpLoadOptions): Promise<LoadGenerator> {
   const { createRequire } = await import('node:module');
   const bin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-  const run = (seconds: number) =>
-    new Promise<HttpLoadResult>((resolve, reject) => {
+  return {
+    command: process.execPath,
+    args(seconds) {
       const args = [bin, '-j', '-c', String(options.connections), '-d', String(seconds), '-m', options.method ?? 'GET'];
       for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}=${v}`);
       if (options.body) args.push('-b', options.body);
-      args.push(options.url);
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.on('error', reject);
-      child.on('exit', () => {
-        try {
-          const r = JSON.parse(out);
-          resolve({
-            throughput: r.requests.average,
-            p50: r.latency.p50,
-            p99: r.latency.p99,
-            errors: r.errors + r.timeouts,
-            non2xx: r.non2xx,
-          });
-        } catch (error) {
-          reject(error);
-        }
-      });
+      return [...args, options.url];
+    },
+    result: (r) => ({ throughput: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx }),
+  };
+}
+
+let wrkFound: boolean | undefined;
+function wrkInstalled(): boolean {
+  return (wrkFound ??= spawnSync('wrk', ['--version']).error === undefined);
+}
+
+/** A Lua string literal of any text (a long bracket no text here contains). */
+const luaString = (text: string) => `[==[${text}]==]`;
+
+/** wrk with one thread and a Lua script that sets the request and prints JSON at the end. */
+function wrkGenerator(options: HttpLoadOptions): LoadGenerator {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wrk-'));
+  const script = path.join(dir, 'load.lua');
+  writeFileSync(
+    script,
+    [
+      `wrk.method = ${luaString(options.method ?? 'GET')}`,
+      ...(options.body ? [`wrk.body = ${luaString(options.body)}`] : []),
+      ...Object.entries(options.headers ?? {}).map(([k, v]) => `wrk.headers[ ${luaString(k)} ] = ${luaString(v)}`),
+      'function done(summary, latency, requests)',
+      '  local e = summary.errors',
+      '  io.write(string.format(\'{"requests":%d,"micros":%d,"p50":%d,"p99":%d,"errors":%d,"non2xx":%d}\\n\',',
+      '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),',
+      '    e.connect + e.read + e.write + e.timeout, e.status))',
+      'end',
+    ].join('\n'),
+  );
+  const ms = (micros: number) => Math.round(micros / 100) / 10;
+  return {
+    command: 'wrk',
+    args: (seconds) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, options.url],
+    result: (r) => ({
+      throughput: Math.round((r.requests / (r.micros / 1e6)) * 100) / 100,
+      p50: ms(r.p50),
+      p99: ms(r.p99),
+      errors: r.errors,
+      non2xx: r.non2xx,
+    }),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Runs a command to its end and reads the JSON object on the last line of it that holds one. */
+function runJson(command: string, args: string[]): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+        if (!line) throw new Error(`${command} printed no result: ${out}${err}`);
+        resolve(JSON.parse(line));
+      } catch (error) {
+        reject(error);
+      }
     });
-  await run(2);
-  return run(options.seconds);
+  });
 }

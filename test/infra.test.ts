@@ -292,6 +292,14 @@ describe('queryRows (hot statements straight on the driver)', () => {
     expect(await t.infra.database.prisma.$queryRaw`SELECT current_setting('plan_cache_mode') AS "mode"`).toEqual([{ mode: 'auto' }]);
   });
 
+  it('keeps at most DATABASE_POOL_SIZE connections busy, the others waiting their turn', async ({ skip }) => {
+    if (!onPostgres()) skip('the embedded database has one connection');
+    const size = t.infra.config.databasePoolSize;
+    const busy = () => queryRows<{ pid: number }>(t.infra.database.prisma, Prisma.sql`SELECT pg_backend_pid() AS "pid" FROM pg_sleep(0.02)`);
+    const pids = (await Promise.all(Array.from({ length: size * 3 }, busy))).map(([row]) => row.pid);
+    expect(new Set(pids).size).toBeLessThanOrEqual(size);
+  });
+
   it('answers the error of a prepared statement that fails, and runs the next one', async () => {
     const divide = (by: number) =>
       queryRows<{ q: number }>(t.infra.database.prisma, Prisma.sql`${Prisma.raw(prepared)} SELECT (10 / ${by}::int)::int AS "q"`);

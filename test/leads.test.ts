@@ -265,6 +265,42 @@ describe('GET /leads count', () => {
   });
 });
 
+describe('GET /leads searches, planned for their values at first and then from the count kept', () => {
+  // 60 leads, a minute apart: "Common" words and tags on most, "Rare" on three, six with no tag.
+  const people = Array.from({ length: 60 }, (_, i) => ({
+    fullname: `${i % 20 === 0 ? 'Rare' : 'Common'} Person ${String(i).padStart(2, '0')}`,
+    tags: i % 20 === 0 ? ['rare', 'common'] : i % 10 === 5 ? [] : ['common'],
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
+  }));
+  let r: SeededProject;
+  beforeAll(async () => {
+    r = await t.seedProject('Search plans');
+    await t.infra.database.prisma.lead.createMany({
+      data: people.map((lead) => ({ ...lead, id_project: r.projectId, createdBy: r.agent.userId, updatedAt: lead.createdAt })),
+    });
+  });
+
+  // Pages near the start of many matches (found by walking the sort index), of few matches and
+  // deep pages (found by reading the matches through the search's index), a sort with no index.
+  it.each([
+    ['?tags=common&limit=10', (l: (typeof people)[0]) => l.tags.includes('common'), 0],
+    ['?tags=common&limit=10&page=2', (l: (typeof people)[0]) => l.tags.includes('common'), 2],
+    ['?tags=rare&limit=10', (l: (typeof people)[0]) => l.tags.includes('rare'), 0],
+    ['?full_text=common&limit=10', (l: (typeof people)[0]) => l.fullname.startsWith('Common'), 0],
+    ['?full_text=common&limit=10&page=2', (l: (typeof people)[0]) => l.fullname.startsWith('Common'), 2],
+    ['?full_text=rare%20pers&limit=10', (l: (typeof people)[0]) => l.fullname.startsWith('Rare'), 0],
+    ['?tags=common&full_text=person&limit=10&page=1', (l: (typeof people)[0]) => l.tags.includes('common'), 1],
+  ] as const)('%s answers the same page and count on every call', async (query, matches, pageIndex) => {
+    const matching = people.filter(matches).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const expected = { count: matching.length, names: matching.slice(pageIndex * 10, pageIndex * 10 + 10).map((l) => l.fullname) };
+    for (let call = 0; call < 3; call++) {
+      const res = await t.get(`/v3/${r.projectId}/leads${query}`, { token: r.agent.token });
+      expect(res.status).toBe(200);
+      expect({ count: res.body.count, names: names(res.body) }).toEqual(expected);
+    }
+  });
+});
+
 describe('PUT /leads/:id', () => {
   it('updates every listed field', async () => {
     const lead = await createLead({ attributes: { old: true } });

@@ -25,7 +25,8 @@ function connect(url: string, token?: string, onClose?: (code: number) => void):
   });
 }
 
-function take<T>(client: Client, query: string, variables: Record<string, unknown>, count: number) {
+// Resolves with what arrived once `count` values have matched `wanted` (by default, every value).
+function take<T>(client: Client, query: string, variables: Record<string, unknown>, count: number, wanted: (value: T) => boolean = () => true) {
   const received: T[] = [];
   let dispose = () => {};
   const done = new Promise<T[]>((resolve, reject) => {
@@ -34,6 +35,7 @@ function take<T>(client: Client, query: string, variables: Record<string, unknow
       {
         next: (value) => {
           if (value.errors) reject(new Error(JSON.stringify(value.errors)));
+          if (!wanted(value.data as T)) return;
           received.push(value.data as T);
           if (received.length === count) resolve(received);
         },
@@ -65,7 +67,8 @@ describe('graphql-ws', () => {
 
   it('delivers a teammate change to a subscribed agent', async () => {
     const client = connect(node.server.url, p.agent.token);
-    const sub = take<{ projectEvents: { name: string; subject: string } }>(client, eventsQuery, { id: p.projectId }, 1);
+    // The agent's own presence change (going online on connect) may arrive too: wait for the admin's change.
+    const sub = take<{ projectEvents: { name: string; subject: string } }>(client, eventsQuery, { id: p.projectId }, 1, (data) => data.projectEvents.subject === p.admin.teammateId);
     // The subscription starts asynchronously: poll with changes until one arrives.
     const pokes: Promise<unknown>[] = [];
     const poke = setInterval(

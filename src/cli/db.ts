@@ -15,7 +15,7 @@ const [command, name] = process.argv.slice(2);
 if (command === 'migrate') {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db'), logger });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, pgliteDir: path.join(config.dataDir, 'db'), logger });
   await db.close();
   logger.info('database is up to date');
 } else if (command === 'diff') {

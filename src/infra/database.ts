@@ -146,6 +146,11 @@ export interface Database {
 
 export interface DatabaseOptions {
   databaseUrl?: string;
+  /**
+   * Connections of the general pool on PostgreSQL (`DATABASE_POOL_SIZE`); the planned-once pool,
+   * for the hot list statements only, has half as many (at least 2).
+   */
+  poolSize: number;
   /** Directory for the embedded database; `memory://` keeps it in memory. */
   pgliteDir: string;
   logger: Logger;
@@ -159,8 +164,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let kind: Database['kind'];
   if (options.databaseUrl) {
     kind = 'postgres';
-    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
-    plannedOnce = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: plannedOnceOptions });
+    pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
+    plannedOnce = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: Math.max(2, Math.ceil(options.poolSize / 2)),
+      options: plannedOnceOptions,
+    });
     adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
   } else {
     kind = 'pglite';

@@ -30,6 +30,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     pgliteDir: options.inMemory ? 'memory://' : path.join(config.dataDir, 'db'),
     logger,
   });

@@ -76,6 +76,7 @@ type PageRow = Omit<Lead, 'createdAt' | 'updatedAt'> & {
   updatedAt: string | null;
   listVersion: string | null;
   listCount: number | null;
+  listTotal: number | null;
 };
 
 /**
@@ -90,17 +91,39 @@ const walkableSorts = new Set<LeadSortField>(['createdAt', 'updatedAt', 'fullnam
  */
 const walkFraction = 5;
 
-/** Exact counts of lead lists, by the lead version they hold for (see `findLeads`). */
+/**
+ * A search through an index (tags, words) reads its matches wherever they are, a walk of the sort
+ * index reads about `total / count` leads per match it keeps: the walk wins while
+ * `(offset + limit) × total / count × cost` stays within `count`, `cost` being what testing a lead
+ * on the walk costs against reading a match (measured: testing a lead's tags, less than reading a
+ * match; making a lead's words again to test them, three to four times as much: 4 is used).
+ */
+function walkPays(search: LeadSearch, kept: KeptCount, end: number): boolean {
+  if (kept.total === null || kept.count === 0) return false;
+  const cost = search.full_text ? 4 : 1;
+  return end * (kept.total / kept.count) * cost <= kept.count;
+}
+
+/**
+ * An exact count of a list, by the lead version it holds for (see `findLeads`); for a search, also
+ * the project's leads at that version (`total`), which tells how far a walk goes to fill a page.
+ */
+interface KeptCount {
+  version: string;
+  count: number;
+  total: number | null;
+}
+
 interface CountCache {
-  get(key: string): { version: string; count: number } | undefined;
-  set(key: string, value: { version: string; count: number }): void;
+  get(key: string): KeptCount | undefined;
+  set(key: string, value: KeptCount): void;
 }
 
 /** At most this many lists' counts per database: least recently used go first. */
 const maxCachedCounts = 2000;
 
 function countCache(): CountCache {
-  const entries = new Map<string, { version: string; count: number }>();
+  const entries = new Map<string, KeptCount>();
   return {
     get(key) {
       const entry = entries.get(key);
@@ -127,11 +150,15 @@ const countCaches = new WeakMap<Db, CountCache>();
  *
  * Counting is most of a list's database work (every lead of the project, and a segment's filters
  * on each), so exact counts are kept, by the version of the project's leads they were taken at
- * ("LeadListVersion", moved on by triggers in the transaction of any lead write): the statement
- * reads the version and counts again only when it is not the one the kept count holds for. Both in
- * one statement, one snapshot: a count is never reused for leads other than those it counted,
+ * ("LeadListVersion", moved on by triggers in the transaction of any lead write). With a count
+ * kept, the statement reads the page and the version, in one snapshot, and not the count: only when
+ * the version is not the one the kept count holds for does a second statement count again (with
+ * the version it counted at). A count is never reused for leads other than those it counted,
  * whichever server wrote them. A list's condition depends on nothing but the leads (a segment's
- * dates are fixed values), so the same condition at the same version has the same count.
+ * dates are fixed values), so the same condition at the same version has the same count. The count
+ * is left out of the statement, not skipped inside it, because PostgreSQL plans and starts up
+ * a subquery it will not run (a search's count, left in, made half of the planning and a third of
+ * the running of its list).
  */
 export async function findLeads(db: Db, projectId: string, search: LeadSearch, listing: Listing<LeadSortField>) {
   const where = whereClause(projectId, search);
@@ -146,12 +173,16 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   if (!cache) countCaches.set(db, (cache = countCache()));
   const key = `${projectId}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
   const kept = cache.get(key);
-  // The version of the project's leads and the count, unless that version is still the one the
-  // kept count was taken at (NULL: none kept).
-  const totals = (count: Prisma.Sql) => Prisma.sql`"totals" AS (
-      SELECT "v"."version"::text AS "listVersion",
-        CASE WHEN "v"."version" = ${kept?.version ?? null}::bigint THEN NULL ELSE (${count})::int END AS "listCount"
-      FROM (SELECT (SELECT "version" FROM "LeadListVersion" WHERE "id_project" = ${projectId}) AS "version") AS "v")`;
+  // A search that an index serves whatever its values (tags, words; not an e-mail prefix, whose
+  // index is of use only once the prefix is known).
+  const indexedSearch = !search.email && Boolean(search.tags?.length || search.full_text);
+  // The version of the project's leads and, with no count kept (or one that costs nothing more),
+  // the count (NULL otherwise).
+  const version = Prisma.sql`(SELECT "version" FROM "LeadListVersion" WHERE "id_project" = ${projectId})::text`;
+  const totalOf = indexedSearch ? Prisma.sql`(SELECT count(*) FROM "Lead" WHERE "id_project" = ${projectId})::int` : Prisma.sql`NULL::int`;
+  const counts = (count: Prisma.Sql) => Prisma.sql`(${count})::int AS "listCount", ${totalOf} AS "listTotal"`;
+  const totals = (count: Prisma.Sql, free = false) => Prisma.sql`"totals" AS (
+      SELECT ${version} AS "listVersion", ${kept && !free ? Prisma.sql`NULL::int AS "listCount", NULL::int AS "listTotal"` : counts(count)})`;
   // The page's leads by primary key, from the ids of the page (an array, so the planner cannot
   // turn it into a join over every lead); one row of nulls with the totals when there are none.
   const page = (ids: Prisma.Sql) => Prisma.sql`
@@ -160,50 +191,69 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     ORDER BY "page".${column} ${order}, "page"."id" ${order}`;
 
   const countMatching = Prisma.sql`SELECT count(*) FROM "Lead" WHERE ${where}`;
-  let statement: Prisma.Sql;
-  if (!search.condition) {
-    // The ids of the page come from an index in sort order (or, for a search, from its index): the
-    // sort indexes end with "id", so skipping to a deep page reads index entries only.
-    // Without a search, its text is one of a dozen (sort, direction), so it is prepared and planned
-    // once (see `prepared`): the sort index serves it whatever the values. A search is planned for
-    // its values: for a tag most leads carry (or a short e-mail prefix, a common word), walking the
-    // sort index and testing each lead finds a page sooner than reading every match through the
-    // search's index and sorting them, for a rare one the other way round, and only the values
-    // tell which (PostgreSQL keeps statistics of the tags, words and addresses).
-    const plannedOnce = !search.email && !search.tags?.length && !search.full_text;
-    statement = Prisma.sql`${Prisma.raw(plannedOnce ? prepared : '')}
-      WITH ${totals(countMatching)}
-      ${page(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)}`;
-  } else if (kept && walkableSorts.has(listing.sortField) && (offset + listing.limit) * walkFraction <= kept.count) {
-    // A segment's filters cannot use an index and the planner cannot tell how many leads they
-    // keep. With a page near the start of what they match, the sort index is walked in order and
-    // each lead tested as it comes, until the page is full: the subquery (kept apart by OFFSET 0,
-    // so the test is not pushed into it and the planner sees no filter to misjudge) is planned
-    // for the part of its rows a LIMIT takes (a tenth, in a plan made before the values are
-    // known), i.e. as a scan of the sort index, and the outer query, with no join or sort of its
-    // own, takes the rows in its order. A count to take again reads every lead, but only when the
-    // leads changed. Its text is the segment's filters' shape (values are parameters): prepared
-    // and planned once, as the plan is this one whatever the values.
-    statement = Prisma.sql`${Prisma.raw(prepared)}
+  const end = offset + listing.limit;
+  // The walk of the sort index, testing each lead as it comes, until the page is full: the
+  // subquery (kept apart by OFFSET 0, so the test is not pushed into it and the planner sees no
+  // filter to misjudge) is planned for the part of its rows a LIMIT takes (a tenth, in a plan made
+  // before the values are known), i.e. as a scan of the sort index, and the outer query, with no
+  // join or sort of its own, takes the rows in its order.
+  const walk = () => Prisma.sql`${Prisma.raw(prepared)}
       WITH ${totals(countMatching)}
       ${page(Prisma.sql`
         SELECT "o"."id" FROM (SELECT "id", (${where}) AS "matches" FROM "Lead" WHERE "id_project" = ${projectId} ${orderBy} OFFSET 0) AS "o"
         WHERE "o"."matches" ${window}`)}`;
-  } else {
-    // Otherwise the filters run once, over the project's leads, into a narrow list (id and sort
-    // key) that gives both the total and the ids of the page (prepared and planned once, as above).
-    statement = Prisma.sql`${Prisma.raw(prepared)}
+  // Every match read once, through the search's index if there is one (else every lead of the
+  // project), into a narrow list (id and sort key) that gives both the total and the ids of the page.
+  const readAll = () => Prisma.sql`${Prisma.raw(prepared)}
       WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where}),
-      ${totals(Prisma.sql`SELECT count(*) FROM "matching"`)}
+      ${totals(Prisma.sql`SELECT count(*) FROM "matching"`, !indexedSearch)}
       ${page(Prisma.sql`SELECT "id" FROM "matching" ${orderBy} ${window}`)}`;
+  let statement: Prisma.Sql;
+  if (!search.condition && indexedSearch && kept) {
+    // The count kept says how many match among how many leads, so which way finds the page sooner
+    // is known before PostgreSQL sees the values: both ways are prepared and planned once, a
+    // statement text per shape of search.
+    statement = walkableSorts.has(listing.sortField) && walkPays(search, kept, end) ? walk() : readAll();
+  } else if (!search.condition) {
+    // The ids of the page come from an index in sort order (or, for a search, from its index): the
+    // sort indexes end with "id", so skipping to a deep page reads index entries only.
+    // Without a search, its text is one of a dozen (sort, direction), so it is prepared and planned
+    // once (see `prepared`): the sort index serves it whatever the values. A search with no count
+    // kept yet (or an e-mail prefix) is planned for its values: for a tag most leads carry (or a
+    // short e-mail prefix, a common word), walking the sort index and testing each lead finds a
+    // page sooner than reading every match through the search's index and sorting them, for a rare
+    // one the other way round, and only the values tell which (PostgreSQL keeps statistics of the
+    // tags, words and addresses).
+    statement = Prisma.sql`${Prisma.raw(search.email || indexedSearch ? '' : prepared)}
+      WITH ${totals(countMatching)}
+      ${page(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)}`;
+  } else if (kept && walkableSorts.has(listing.sortField) && end * walkFraction <= kept.count) {
+    // A segment's filters cannot use an index and the planner cannot tell how many leads they
+    // keep. With a page near the start of what they match, the sort index is walked. A count to
+    // take again reads every lead, but only when the leads changed. Its text is the segment's
+    // filters' shape (values are parameters): prepared and planned once, as the plan is this one
+    // whatever the values.
+    statement = walk();
+  } else {
+    // Otherwise the filters run once, over the project's leads (prepared and planned once, as above).
+    statement = readAll();
   }
   const rows = await queryRows<PageRow>(db, statement);
-  const { listVersion, listCount } = rows[0];
+  let { listVersion, listCount, listTotal } = rows[0];
+  if (listCount === null && (!kept || listVersion !== kept.version)) {
+    // The leads changed since the kept count: counted again, with the version counted at, and
+    // planned as the page was (once, or for its values).
+    const planned = statement.strings[0].startsWith(prepared) ? prepared : '';
+    [{ listVersion, listCount, listTotal }] = await queryRows<Pick<PageRow, 'listVersion' | 'listCount' | 'listTotal'>>(
+      db,
+      Prisma.sql`${Prisma.raw(planned)} SELECT ${version} AS "listVersion", ${counts(countMatching)}`,
+    );
+  }
   let count: number;
   if (listCount === null) count = kept!.count;
   else {
     count = listCount;
-    if (listVersion !== null) cache.set(key, { version: listVersion, count });
+    if (listVersion !== null) cache.set(key, { version: listVersion, count, total: listTotal });
   }
   const leads = rows[0].id === null ? [] : rows;
   for (const lead of leads) {
