@@ -31,7 +31,7 @@ async function startReceiver() {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [ready] = (await once(child, 'message')) as [{ port: number }];
-  const ask = async (command: 'report' | 'reset') => {
+  const ask = async (command: 'report' | 'progress' | 'reset') => {
     child.send(command);
     const [report] = await once(child, 'message');
     return report as Report;
@@ -39,14 +39,11 @@ async function startReceiver() {
   return {
     url: `http://127.0.0.1:${ready.port}/hook`,
     ask,
+    /** Polls the counts until `count` distinct deliveries arrived, then reads the whole report. */
     async waitFor(count: number): Promise<Report> {
       const deadline = Date.now() + 900_000;
-      let report = await ask('report');
-      while (report.unique < count && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        report = await ask('report');
-      }
-      return report;
+      while ((await ask('progress')).unique < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      return ask('report');
     },
     stop: () => child.kill(),
   };
