@@ -394,6 +394,50 @@ describe('delivery', () => {
     expect(log.deliveries[0].nextAttemptAt).toBeNull();
   });
 
+  it('retries a failed first attempt on its own while the other deliveries of its batch succeed', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    r.respond((_req, i) => (i === 0 ? { status: 503 } : { status: 200 }));
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    // Three events in one transaction: dispatched together, their first attempts in one job.
+    await t.services.infra.eventLog.transaction(async (tx, emit) => {
+      for (let i = 0; i < 3; i++) {
+        const lead = await tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } });
+        await emit({ projectId, name: 'lead.create', subject: lead.id });
+      }
+    });
+    const log = await eventually(async () => {
+      const page = await deliveries(projectId, sub._id);
+      return page.count === 3 && page.deliveries.every((d) => d.status === 'succeeded') && page;
+    });
+    const failedFirst = String(r.received[0].headers['webhook-id']);
+    for (const delivery of log.deliveries) {
+      expect(delivery.attempts.map((a) => [a.attempt, a.statusCode])).toEqual(delivery._id === failedFirst ? [[1, 503], [2, 200]] : [[1, 200]]);
+    }
+    expect(r.received).toHaveLength(4);
+  });
+
+  it('a first-attempts job run again leaves a delivery already attempted to its retry', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    // A delivery whose first attempt failed, its retry due in an hour.
+    const db = t.services.infra.database.prisma;
+    const eventId = `event-${crypto.randomUUID()}`;
+    await db.webhookPayload.create({ data: { eventId, id_project: projectId, name: 'lead.create', payload: { _id: 'lead-1' }, occurredAt: new Date() } });
+    const firstAttempt = { at: new Date().toISOString(), attempt: 1, statusCode: 500, durationMs: 3, error: 'HTTP 500', response: null, redelivery: false };
+    const delivery = await db.webhookDelivery.create({
+      data: { id_project: projectId, subscriptionId: sub._id, eventId, event: 'lead.create', attempts: [firstAttempt], nextAttemptAt: new Date(Date.now() + 3_600_000) },
+    });
+    await t.services.webhooks.sender.deliverFirst([delivery.id]);
+    expect(r.received).toHaveLength(0);
+    // Its own job (a retry) does attempt it, as attempt 2.
+    await t.services.webhooks.sender.deliver({ deliveryId: delivery.id });
+    expect(r.received).toHaveLength(1);
+    const [logged] = (await deliveries(projectId, sub._id)).deliveries;
+    expect(logged.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 200]]);
+  });
+
   it('retries after a timeout', async () => {
     const projectId = await project();
     const r = await receiver();

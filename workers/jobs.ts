@@ -1,7 +1,7 @@
 import { PermanentJobError, type JobQueue } from '../src/infra/job-queue.js';
 import { indexJobData, indexJobName } from '../src/modules/kb/indexing.js';
 import { z } from 'zod';
-import { deliveryJob } from '../src/modules/webhooks/dispatcher.js';
+import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from '../src/modules/webhooks/delivery.js';
 import type { Services } from '../src/services.js';
 import { offerWaitingData, offerWaitingJob } from '../src/modules/requests/jobs.js';
 import { externalAttempts, externalBotJob, externalJobData } from '../src/modules/bots/jobs.js';
@@ -13,11 +13,13 @@ import { externalAttempts, externalBotJob, externalJobData } from '../src/module
 export const jobNames = {
   kbIndex: indexJobName,
   webhookDelivery: deliveryJob,
+  webhookFirstAttempts: firstAttemptsJob,
   offerWaiting: offerWaitingJob,
   botExternal: externalBotJob,
 } as const;
 
 const webhookDeliveryData = z.object({ deliveryId: z.string().min(1), redelivery: z.boolean().optional() });
+const webhookFirstAttemptsData = z.object({ deliveryIds: z.array(z.string().min(1)).min(1) });
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
@@ -67,6 +69,19 @@ export function registerJobs(queue: JobQueue, services: Services) {
       const parsed = webhookDeliveryData.safeParse(data);
       if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.webhookDelivery} job data: ${parsed.error.message}`);
       await services.webhooks.sender.deliver(parsed.data);
+    },
+  });
+  // New deliveries' first attempts, a few to a job: as many deliveries in flight as retries may have.
+  queue.define({
+    name: jobNames.webhookFirstAttempts,
+    attempts: 5,
+    backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
+    concurrency: Math.ceil(webhooks.concurrency / firstAttemptsPerJob),
+    lockMs: webhooks.workerLockMs,
+    process: async (data) => {
+      const parsed = webhookFirstAttemptsData.safeParse(data);
+      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.webhookFirstAttempts} job data: ${parsed.error.message}`);
+      await services.webhooks.sender.deliverFirst(parsed.data.deliveryIds);
     },
   });
   // Reads the event log into deliveries, wherever workers run.

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Subscription } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import { RetryJobError } from '../../infra/job-queue.js';
+import { RetryJobError, type JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundResponse } from '../../infra/outbound.js';
 import { Batch } from './batch.js';
@@ -11,6 +11,13 @@ import { hookRecord } from './render.js';
 
 // Sends one delivery (one event to one subscription) and records the attempt. The delivery id is
 // the `webhook-id`: it is the same on every attempt, so receivers dedupe on it (at-least-once).
+
+/** One delivery's attempt: a retry, a redelivery, or a first attempt whose job was lost. */
+export const deliveryJob = 'webhooks.deliver';
+/** The first attempts of a few new deliveries to one subscription (see `WebhookSender.deliverFirst`). */
+export const firstAttemptsJob = 'webhooks.deliver-first';
+/** New deliveries per first-attempts job. */
+export const firstAttemptsPerJob = 8;
 
 export interface DeliveryJob {
   deliveryId: string;
@@ -59,6 +66,7 @@ export class WebhookSender {
   constructor(
     private db: Db,
     private events: EventLog,
+    private queue: JobQueue,
     private config: Config,
     private logger: Logger,
   ) {}
@@ -134,10 +142,36 @@ export class WebhookSender {
       WHERE d."id" = x."id"`;
   }
 
-  async deliver(job: DeliveryJob): Promise<void> {
+  /**
+   * The first attempts of new deliveries to one subscription, all at once, in one job: a job per
+   * delivery cost the queue (a Redis script to take it, one to finish it) a third of what a
+   * delivery costs. Each delivery that asks for a retry gets a job of its own, under its id, after
+   * the delay its attempt chose. A delivery attempted already (this job run again after a crash or
+   * an error) is left alone: its own job, or the sweep of overdue deliveries, carries it on. An
+   * error other than a retry fails the job once all are done, so the queue runs it again for the
+   * deliveries not yet attempted.
+   */
+  async deliverFirst(deliveryIds: string[]): Promise<void> {
+    const errors: unknown[] = [];
+    await Promise.all(
+      deliveryIds.map(async (deliveryId) => {
+        try {
+          await this.deliver({ deliveryId }, { firstOnly: true });
+        } catch (error) {
+          if (!(error instanceof RetryJobError)) return void errors.push(error);
+          await this.queue.enqueue(deliveryJob, { deliveryId }, { jobId: deliveryId, delayMs: error.delayMs }).catch((failure) => errors.push(failure));
+        }
+      }),
+    );
+    if (errors.length) throw errors[0];
+  }
+
+  /** One attempt of a delivery; with `firstOnly`, only if none was made yet. */
+  async deliver(job: DeliveryJob, { firstOnly = false } = {}): Promise<void> {
     const delivery = await this.loads.call(job.deliveryId);
     // Gone with its subscription, or settled by an earlier copy of this job.
     if (!delivery || (!job.redelivery && delivery.status !== 'pending')) return;
+    if (firstOnly && delivery.automaticAttempts > 0) return;
     const { subscription } = delivery;
     const attempt = job.redelivery ? null : delivery.automaticAttempts + 1;
     const now = new Date();

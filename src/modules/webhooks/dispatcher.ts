@@ -7,16 +7,16 @@ import type { JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { catalogueEntry, subscriptionMatches, type RenderTools } from './catalogue.js';
 import type { RestRecord } from './render.js';
+import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from './delivery.js';
 
 // Turns the event log into deliveries. For each project, undispatched events are read in sequence
 // order; each event some enabled subscription wants is rendered once, one WebhookDelivery row is
 // written per subscription (unique per subscription and event, so a second pass adds nothing),
-// the events are marked dispatched in the same transaction, and one job per new delivery is queued
-// (job id = delivery id). It runs on every bus event of a watched project, on a periodic sweep and
+// the events are marked dispatched in the same transaction, and the new deliveries' first attempts
+// are queued, a few deliveries to one subscription per job. It runs on every bus event of a watched project, on a periodic sweep and
 // at start; a crash anywhere in between leaves undispatched events or pending deliveries, which the
 // next sweep picks up again.
 
-export const deliveryJob = 'webhooks.deliver';
 /** Signals, across nodes, that a project has a new subscription to watch. */
 export const subscriptionsChannel = 'webhooks:subscriptions';
 
@@ -169,7 +169,7 @@ export class WebhookDispatcher {
       const ids = new Set(claimed.map((c) => c.id));
       const mine = events.filter((e) => ids.has(e.id) && wanted.has(e.id) && payloads.has(e.id));
       const now = new Date().toISOString();
-      let deliveries: { id: string }[] = [];
+      let deliveries: { id: string; subscriptionId: string }[] = [];
       // Thousands of rows a second: one statement per table, the rows as one JSON parameter.
       if (mine.length) {
         const payloadRows = mine.map((e) => ({ eventId: e.id, name: e.name, payload: payloads.get(e.id), occurredAt: e.createdAt }));
@@ -182,7 +182,7 @@ export class WebhookDispatcher {
         const deliveryRows = mine.flatMap((e) =>
           wanted.get(e.id)!.map((subscriptionId) => ({ id: newId(), subscriptionId, eventId: e.id, event: e.name })),
         );
-        deliveries = await tx.$queryRaw<{ id: string }[]>`
+        deliveries = await tx.$queryRaw<{ id: string; subscriptionId: string }[]>`
           INSERT INTO "WebhookDelivery"
             ("id", "id_project", "subscriptionId", "eventId", "event", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt", "v")
           SELECT x."id", ${projectId}, x."subscriptionId", x."eventId", x."event", 'pending', '[]'::jsonb,
@@ -190,7 +190,7 @@ export class WebhookDispatcher {
           FROM jsonb_to_recordset(${JSON.stringify(deliveryRows)}::jsonb)
             AS x("id" text, "subscriptionId" text, "eventId" text, "event" text)
           ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
-          RETURNING "id"`;
+          RETURNING "id", "subscriptionId"`;
       }
       if (ids.size) {
         await tx.domainEvent.updateMany({ where: { id: { in: [...ids] } }, data: { dispatchedAt: new Date(now) } });
@@ -199,9 +199,20 @@ export class WebhookDispatcher {
     });
 
     if (created.length) {
+      // A job's deliveries go to one target, so a slow target holds up its own deliveries only.
+      const bySubscription = new Map<string, string[]>();
+      for (const d of created) {
+        const ids = bySubscription.get(d.subscriptionId);
+        if (ids) ids.push(d.id);
+        else bySubscription.set(d.subscriptionId, [d.id]);
+      }
+      const groups: string[][] = [];
+      for (const ids of bySubscription.values()) {
+        for (let i = 0; i < ids.length; i += firstAttemptsPerJob) groups.push(ids.slice(i, i + firstAttemptsPerJob));
+      }
       await this.queue.enqueueMany(
-        deliveryJob,
-        created.map((d) => ({ data: { deliveryId: d.id }, options: { jobId: d.id } })),
+        firstAttemptsJob,
+        groups.map((ids) => ({ data: { deliveryIds: ids }, options: { jobId: `first-${ids[0]}` } })),
       );
     }
     return rows.length;

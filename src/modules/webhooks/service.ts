@@ -10,8 +10,8 @@ import type { Subscription, WebhookDelivery } from '../../generated/prisma/clien
 import { listingInput, pageOf } from '../../listing.js';
 import type { Services } from '../../services.js';
 import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
-import { WebhookSender, type DeliveryJob } from './delivery.js';
-import { deliveryJob, subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
+import { deliveryJob, WebhookSender, type DeliveryJob } from './delivery.js';
+import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
 import { payloadContext, RecordRenderer } from './render.js';
 import { newSecret } from './signature.js';
 
@@ -72,7 +72,7 @@ export class WebhookService {
     private config: Config,
     logger: Logger,
   ) {
-    this.sender = new WebhookSender(db, events, config, logger);
+    this.sender = new WebhookSender(db, events, queue, config, logger);
     this.dispatcher = new WebhookDispatcher(db, bus, queue, config, logger, () => {
       if (!this.renderer) throw new Error('the webhook dispatcher renders only once started');
       return { db, records: this.renderer };
