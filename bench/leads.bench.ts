@@ -10,9 +10,10 @@ const leadCount = 10_000;
 const connections = 16;
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const targetP99Ms = 50;
-// wrk where installed (it takes far less of the machine's CPU per request than autocannon, CPU the
-// server and PostgreSQL share with it here); BENCH_LOAD_TOOL=autocannon to compare.
-const tool = process.env.BENCH_LOAD_TOOL === 'autocannon' ? 'autocannon' : 'wrk';
+// wrk where installed, else bench/http-load.ts (both take far less of the machine's CPU per request
+// than autocannon, CPU the server and PostgreSQL share with them here); BENCH_LOAD_TOOL=autocannon
+// or node to compare.
+const tool = (['autocannon', 'node'] as const).find((name) => name === process.env.BENCH_LOAD_TOOL) ?? 'wrk';
 
 const firstNames = ['Ada', 'Bruno', 'Carla', 'Dario', 'Elena', 'Franco', 'Giulia', 'Hugo', 'Irene', 'Jonas', 'Katia', 'Luca'];
 const lastNames = ['Rossi', 'Bianchi', 'Verdi', 'Neri', 'Smith', 'Jones', 'Müller', 'Dupont', 'Garcia', 'Kowalski'];

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
   requests: number;
@@ -80,12 +81,12 @@ export interface HttpLoadOptions {
   connections: number;
   seconds: number;
   /**
-   * The load generator: autocannon (a Node process, the default) or wrk (C; Debian package `wrk`),
-   * which takes a fraction of the CPU per request that autocannon does, CPU the server and its
-   * database would otherwise share with it on the same machine. Falls back to autocannon where
-   * wrk is not installed.
+   * The load generator: autocannon (a Node process, the default), wrk (C; Debian package `wrk`) or
+   * node (bench/http-load.ts). wrk takes a fraction of the CPU per request that autocannon does,
+   * CPU the server and its database would otherwise share with it on the same machine; node, a
+   * minimal keep-alive client, comes close, and is used for wrk where wrk is not installed.
    */
-  tool?: 'autocannon' | 'wrk';
+  tool?: LoadTool;
 }
 
 export interface HttpLoadResult {
@@ -101,7 +102,8 @@ export interface HttpLoadResult {
  * not take the server's event loop; a short warm-up run comes first.
  */
 export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
-  const generator = (await loadTool(options)) === 'wrk' ? wrkGenerator(options) : await autocannonGenerator(options);
+  const tool = await loadTool(options);
+  const generator = tool === 'wrk' ? wrkGenerator(options) : tool === 'node' ? nodeGenerator(options) : await autocannonGenerator(options);
   try {
     await runJson(generator.command, generator.args(2));
     return generator.result(await runJson(generator.command, generator.args(options.seconds)));
@@ -110,9 +112,12 @@ export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult
   }
 }
 
+export type LoadTool = 'autocannon' | 'wrk' | 'node';
+
 /** The load generator `httpLoad` will use for these options. */
-export async function loadTool(options: Pick<HttpLoadOptions, 'tool'>): Promise<'autocannon' | 'wrk'> {
-  return options.tool === 'wrk' && wrkInstalled() ? 'wrk' : 'autocannon';
+export async function loadTool(options: Pick<HttpLoadOptions, 'tool'>): Promise<LoadTool> {
+  if (options.tool === 'wrk') return wrkInstalled() ? 'wrk' : 'node';
+  return options.tool ?? 'autocannon';
 }
 
 interface LoadGenerator {
@@ -164,18 +169,38 @@ function wrkGenerator(options: HttpLoadOptions): LoadGenerator {
       'end',
     ].join('\n'),
   );
-  const ms = (micros: number) => Math.round(micros / 100) / 10;
   return {
     command: 'wrk',
     args: (seconds) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, options.url],
-    result: (r) => ({
-      throughput: Math.round((r.requests / (r.micros / 1e6)) * 100) / 100,
-      p50: ms(r.p50),
-      p99: ms(r.p99),
-      errors: r.errors,
-      non2xx: r.non2xx,
-    }),
+    result: microsResult,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** bench/http-load.ts in a Node process of its own. */
+function nodeGenerator(options: HttpLoadOptions): LoadGenerator {
+  const script = fileURLToPath(new URL('./http-load.ts', import.meta.url));
+  return {
+    command: process.execPath,
+    args: (seconds) => [
+      '--import',
+      'tsx',
+      script,
+      JSON.stringify({ url: options.url, method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body, connections: options.connections, seconds }),
+    ],
+    result: microsResult,
+  };
+}
+
+/** The result of wrk's script and of bench/http-load.ts: counts, run time and latencies in microseconds. */
+function microsResult(r: { requests: number; micros: number; p50: number; p99: number; errors: number; non2xx: number }): HttpLoadResult {
+  const ms = (micros: number) => Math.round(micros / 100) / 10;
+  return {
+    throughput: Math.round((r.requests / (r.micros / 1e6)) * 100) / 100,
+    p50: ms(r.p50),
+    p99: ms(r.p99),
+    errors: r.errors,
+    non2xx: r.non2xx,
   };
 }
 
