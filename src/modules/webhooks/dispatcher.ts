@@ -13,9 +13,9 @@ import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from './delivery.j
 // order; each event some enabled subscription wants is rendered once, one WebhookDelivery row is
 // written per subscription (unique per subscription and event, so a second pass adds nothing),
 // the events are marked dispatched in the same transaction, and the new deliveries' first attempts
-// are queued, a few deliveries to one subscription per job. It runs on every bus event of a watched project, on a periodic sweep and
-// at start; a crash anywhere in between leaves undispatched events or pending deliveries, which the
-// next sweep picks up again.
+// are queued, a few deliveries to one subscription per job. It runs on every bus event of a
+// watched project, on a periodic sweep and at start; a crash anywhere in between leaves
+// undispatched events or pending deliveries, which the next sweep picks up again.
 
 /** Signals, across nodes, that a project has a new subscription to watch. */
 export const subscriptionsChannel = 'webhooks:subscriptions';
