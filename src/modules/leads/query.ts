@@ -176,13 +176,13 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   // A search that an index serves whatever its values (tags, words; not an e-mail prefix, whose
   // index is of use only once the prefix is known).
   const indexedSearch = !search.email && Boolean(search.tags?.length || search.full_text);
-  // The version of the project's leads and, with no count kept (or one that costs nothing more),
-  // the count (NULL otherwise).
+  // The version of the project's leads and, when given a count to take, the count (NULL otherwise:
+  // a count is kept, and taken again only if the version moved).
   const version = Prisma.sql`(SELECT "version" FROM "LeadListVersion" WHERE "id_project" = ${projectId})::text`;
   const totalOf = indexedSearch ? Prisma.sql`(SELECT count(*) FROM "Lead" WHERE "id_project" = ${projectId})::int` : Prisma.sql`NULL::int`;
   const counts = (count: Prisma.Sql) => Prisma.sql`(${count})::int AS "listCount", ${totalOf} AS "listTotal"`;
-  const totals = (count: Prisma.Sql, free = false) => Prisma.sql`"totals" AS (
-      SELECT ${version} AS "listVersion", ${kept && !free ? Prisma.sql`NULL::int AS "listCount", NULL::int AS "listTotal"` : counts(count)})`;
+  const totals = (count?: Prisma.Sql) => Prisma.sql`"totals" AS (
+      SELECT ${version} AS "listVersion", ${count ? counts(count) : Prisma.sql`NULL::int AS "listCount", NULL::int AS "listTotal"`})`;
   // The page's leads by primary key, from the ids of the page (an array, so the planner cannot
   // turn it into a join over every lead); one row of nulls with the totals when there are none.
   const page = (ids: Prisma.Sql) => Prisma.sql`
@@ -196,17 +196,18 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
   // subquery (kept apart by OFFSET 0, so the test is not pushed into it and the planner sees no
   // filter to misjudge) is planned for the part of its rows a LIMIT takes (a tenth, in a plan made
   // before the values are known), i.e. as a scan of the sort index, and the outer query, with no
-  // join or sort of its own, takes the rows in its order.
+  // join or sort of its own, takes the rows in its order. Only taken with a count kept.
   const walk = () => Prisma.sql`${Prisma.raw(prepared)}
-      WITH ${totals(countMatching)}
+      WITH ${totals()}
       ${page(Prisma.sql`
         SELECT "o"."id" FROM (SELECT "id", (${where}) AS "matches" FROM "Lead" WHERE "id_project" = ${projectId} ${orderBy} OFFSET 0) AS "o"
         WHERE "o"."matches" ${window}`)}`;
   // Every match read once, through the search's index if there is one (else every lead of the
-  // project), into a narrow list (id and sort key) that gives both the total and the ids of the page.
+  // project), into a narrow list (id and sort key) that gives both the total and the ids of the page:
+  // counted whenever no count is kept, and, reading every lead anyway, without a search's index.
   const readAll = () => Prisma.sql`${Prisma.raw(prepared)}
       WITH "matching" AS MATERIALIZED (SELECT "id", ${column} FROM "Lead" WHERE ${where}),
-      ${totals(Prisma.sql`SELECT count(*) FROM "matching"`, !indexedSearch)}
+      ${totals(kept && indexedSearch ? undefined : Prisma.sql`SELECT count(*) FROM "matching"`)}
       ${page(Prisma.sql`SELECT "id" FROM "matching" ${orderBy} ${window}`)}`;
   let statement: Prisma.Sql;
   if (!search.condition && indexedSearch && kept) {
@@ -225,7 +226,7 @@ export async function findLeads(db: Db, projectId: string, search: LeadSearch, l
     // one the other way round, and only the values tell which (PostgreSQL keeps statistics of the
     // tags, words and addresses).
     statement = Prisma.sql`${Prisma.raw(search.email || indexedSearch ? '' : prepared)}
-      WITH ${totals(countMatching)}
+      WITH ${totals(kept ? undefined : countMatching)}
       ${page(Prisma.sql`SELECT "id" FROM "Lead" WHERE ${where} ${orderBy} ${window}`)}`;
   } else if (kept && walkableSorts.has(listing.sortField) && end * walkFraction <= kept.count) {
     // A segment's filters cannot use an index and the planner cannot tell how many leads they
