@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../src/infra/database.js';
+import { RetryJobError } from '../src/infra/job-queue.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
@@ -417,18 +418,22 @@ describe('delivery', () => {
     expect(r.received).toHaveLength(4);
   });
 
-  it('a first-attempts job run again leaves a delivery already attempted to its retry', async () => {
-    const projectId = await project();
-    const r = await receiver();
-    const sub = await subscribe(projectId, 'lead.create', r.url);
-    // A delivery whose first attempt failed, its retry due in an hour.
+  /** A delivery whose first attempt failed, its retry due at `nextAttemptAt`. */
+  async function deliveryAwaitingRetry(projectId: string, subscriptionId: string, nextAttemptAt: Date) {
     const db = t.services.infra.database.prisma;
     const eventId = `event-${crypto.randomUUID()}`;
     await db.webhookPayload.create({ data: { eventId, id_project: projectId, name: 'lead.create', payload: { _id: 'lead-1' }, occurredAt: new Date() } });
     const firstAttempt = { at: new Date().toISOString(), attempt: 1, statusCode: 500, durationMs: 3, error: 'HTTP 500', response: null, redelivery: false };
-    const delivery = await db.webhookDelivery.create({
-      data: { id_project: projectId, subscriptionId: sub._id, eventId, event: 'lead.create', attempts: [firstAttempt], nextAttemptAt: new Date(Date.now() + 3_600_000) },
+    return db.webhookDelivery.create({
+      data: { id_project: projectId, subscriptionId, eventId, event: 'lead.create', attempts: [firstAttempt], nextAttemptAt },
     });
+  }
+
+  it('a first-attempts job run again leaves a delivery already attempted to its retry', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    const delivery = await deliveryAwaitingRetry(projectId, sub._id, new Date());
     await t.services.webhooks.sender.deliverFirst([delivery.id]);
     expect(r.received).toHaveLength(0);
     // Its own job (a retry) does attempt it, as attempt 2.
@@ -436,6 +441,18 @@ describe('delivery', () => {
     expect(r.received).toHaveLength(1);
     const [logged] = (await deliveries(projectId, sub._id)).deliveries;
     expect(logged.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 200]]);
+  });
+
+  it('a delivery job that comes before the retry is due waits until then, sending nothing', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    const delivery = await deliveryAwaitingRetry(projectId, sub._id, new Date(Date.now() + 3_600_000));
+    const early = await t.services.webhooks.sender.deliver({ deliveryId: delivery.id }).catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(RetryJobError);
+    expect((early as RetryJobError).delayMs).toBeGreaterThan(3_590_000);
+    expect(r.received).toHaveLength(0);
+    expect((await deliveries(projectId, sub._id)).deliveries[0].attempts).toHaveLength(1);
   });
 
   it('retries after a timeout', async () => {

@@ -18,6 +18,8 @@ export const deliveryJob = 'webhooks.deliver';
 export const firstAttemptsJob = 'webhooks.deliver-first';
 /** New deliveries per first-attempts job. */
 export const firstAttemptsPerJob = 8;
+/** How early a retry's job may run (queues' delays and clocks across nodes are not exact). */
+const earlyAttemptToleranceMs = 1000;
 
 export interface DeliveryJob {
   deliveryId: string;
@@ -172,9 +174,16 @@ export class WebhookSender {
     // Gone with its subscription, or settled by an earlier copy of this job.
     if (!delivery || (!job.redelivery && delivery.status !== 'pending')) return;
     if (firstOnly && delivery.automaticAttempts > 0) return;
+    const now = new Date();
+    // A job that comes before its attempt is due waits for it. Two jobs can carry one delivery: a
+    // job queued again by the sweep (under the delivery's id) beside its first-attempts job; when
+    // the first attempt then fails, its retry's job id is the one already taken, by a job due now.
+    const untilDue = (delivery.nextAttemptAt?.getTime() ?? 0) - now.getTime();
+    if (!job.redelivery && untilDue > earlyAttemptToleranceMs) {
+      throw new RetryJobError(`webhook delivery ${delivery.id} is not due for ${untilDue} ms`, untilDue);
+    }
     const { subscription } = delivery;
     const attempt = job.redelivery ? null : delivery.automaticAttempts + 1;
-    const now = new Date();
 
     if (!subscription.enabled || (attempt !== null && attempt > this.maxAttempts)) {
       const error = subscription.enabled ? 'not sent: no attempts left' : 'not sent: the subscription is disabled';
