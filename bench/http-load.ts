@@ -7,6 +7,7 @@
 // Usage: http-load.ts '<json {url, method, headers, body, connections, seconds}>'; prints one JSON
 // line {requests, micros, p50, p99, errors, non2xx} (latencies in microseconds), as the wrk script does.
 import net from 'node:net';
+import { percentile } from './lib.js';
 
 interface Options {
   url: string;
@@ -135,6 +136,6 @@ const started = performance.now();
 setTimeout(() => (stopping = true), options.seconds * 1000);
 await Promise.all(Array.from({ length: options.connections }, connection));
 const micros = Math.round((performance.now() - started) * 1000);
-const sorted = latencies.subarray(0, requests).sort();
-const at = (p: number) => (requests ? Math.round(sorted[Math.min(requests - 1, Math.ceil((p / 100) * requests) - 1)]) : 0);
+const sorted = Array.from(latencies.subarray(0, requests).sort());
+const at = (p: number) => Math.round(percentile(sorted, p));
 console.log(JSON.stringify({ requests, micros, p50: at(50), p99: at(99), errors, non2xx }));
