@@ -54,6 +54,8 @@ export function botAsUser(bot: Bot): User {
     emailverified: false,
     anonymous: false,
     deletedAt: null,
+    externalId: null,
+    externalProject: null,
     createdAt: bot.createdAt,
     updatedAt: bot.updatedAt,
     v: bot.v,

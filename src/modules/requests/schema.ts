@@ -64,7 +64,7 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     notes: t.field({ type: 'JSON', description: 'Array of {_id, text, createdBy, createdAt, updatedAt}.', resolve: (r) => r.notes }),
     rating: t.exposeInt('rating'),
     rating_message: t.exposeString('rating_message'),
-    waiting_time: t.exposeInt('waiting_time', { description: 'Milliseconds from the first visitor message to the first agent message.' }),
+    waiting_time: t.exposeFloat('waiting_time', { description: 'Milliseconds from the first visitor message to the first agent message.' }),
     transcript: t.exposeString('transcript'),
     attributes: t.field({ type: 'JSON', resolve: (r) => r.attributes }),
     channel: t.field({ type: 'JSON', resolve: (r) => r.channel }),
