@@ -189,6 +189,17 @@ describe('POST /v3/:project_id/requests/:request_id/messages', () => {
     expect(later.body.request.first_response_at).toBe(reply.body.createdAt);
   });
 
+  it('answers an agent reply to a visitor who wrote 30 days earlier, with the whole wait as waiting_time', async () => {
+    const requestId = newRequestId();
+    const wrote = Date.now() - 30 * 24 * 3600_000;
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'anyone?', attributes: { clienttimestamp: wrote } });
+    const reply = await send(t, p.projectId, p.admin.token, requestId, { text: 'Sorry for the wait' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.request.waiting_time).toBe(Date.parse(reply.body.createdAt) - wrote);
+    const read = await t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.admin.token });
+    expect(read.body.waiting_time).toBeGreaterThan(2 ** 31);
+  });
+
   it('logs message.create with identifiers only', async () => {
     const requestId = newRequestId();
     const res = await send(t, p.projectId, p.guest.token, requestId);

@@ -2,7 +2,8 @@ import { useSofa as createSofaHandler } from 'sofa-api';
 import type { RestAliases, RouteConfig } from '../graphql/record.js';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { AppError, toErrorBody } from '../errors.js';
+import { AppError, toErrorBody, type ErrorBody } from '../errors.js';
+import { coercionField } from './coercion-field.js';
 import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
 import { replyOf, type Reply } from '../http/node-request.js';
 import { withRestNames } from './shape.js';
@@ -106,6 +107,15 @@ function missingTarget(target: RouteConfig): never {
   throw new Error(`REST alias target ${target.method} ${target.path} is not a generated route`);
 }
 
+/** A 400 from SOFA's coercion of a value, with the field named (see coercion-field.ts). */
+async function withCoercionField(response: Response, request: RestRequest, params: Record<string, string>) {
+  const body = (await response.clone().json().catch(() => null)) as ErrorBody | null;
+  if (!body || body.field) return response;
+  const field = await coercionField(body, request, params);
+  if (!field) return response;
+  return Response.json({ ...body, message: `${field}: ${body.message}`, field }, { status: 400, headers: response.headers });
+}
+
 export function createRestApi(options: RestOptions): RestApi {
   let handler: SofaHandler;
   let table: RouteTable | undefined;
@@ -124,6 +134,7 @@ export function createRestApi(options: RestOptions): RestApi {
       const [value] = Object.values(result.data);
       return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value ?? null) };
     }
+    if (response?.status === 400) return replyOf(await withCoercionField(response, request, route.params));
     return replyOf(response ?? noRoute(request.method, new URL(request.url).pathname));
   };
   const toResponse = (reply: Reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
