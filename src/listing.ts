@@ -10,7 +10,11 @@ const maxPage = 100_000;
 
 export type Direction = 1 | -1;
 
-export function listingInput<F extends string>(sortFields: readonly [F, ...F[]], defaultSort: F) {
+/**
+ * `zeroMeansAll`: `limit=0` asks for every match, as clients of the intents list send it (the
+ * official SDK among them); elsewhere 0 is refused.
+ */
+export function listingInput<F extends string>(sortFields: readonly [F, ...F[]], defaultSort: F, options: { zeroMeansAll?: boolean } = {}) {
   return z.object({
     sortField: z.enum(sortFields, { message: `must be one of ${sortFields.join(', ')}` }).default(defaultSort),
     direction: z
@@ -20,7 +24,7 @@ export function listingInput<F extends string>(sortFields: readonly [F, ...F[]],
     limit: z
       .number()
       .int()
-      .min(1, 'must be at least 1')
+      .min(options.zeroMeansAll ? 0 : 1, options.zeroMeansAll ? 'must be 0 (all) or more' : 'must be at least 1')
       .max(maxPageSize, `must be at most ${maxPageSize}`)
       .default(defaultPageSize),
   });
@@ -38,7 +42,8 @@ export function pageOf<F extends string>(listing: Listing<F>) {
   const order = listing.direction === 1 ? 'asc' : 'desc';
   return {
     orderBy: [{ [listing.sortField]: order }, { id: order }] as Array<Record<string, 'asc' | 'desc'>>,
-    skip: listing.page * listing.limit,
-    take: listing.limit,
+    // limit 0: every match (only where listingInput allowed it).
+    skip: listing.limit ? listing.page * listing.limit : undefined,
+    take: listing.limit || undefined,
   };
 }

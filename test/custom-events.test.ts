@@ -20,12 +20,12 @@ async function fireAll(p: SeededProject, names: string[]) {
 }
 
 describe('POST /v3/:project_id/events', () => {
-  it('records the event with the caller as project_user', async () => {
+  it('records the event with the caller\'s teammate object as project_user', async () => {
     const res = await fire(shared, { name: 'event.emit.cart_abandoned', attributes: { cart: 'c-1', total: 42 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       name: 'event.emit.cart_abandoned',
-      project_user: shared.guest.teammateId,
+      project_user: { _id: shared.guest.teammateId, role: 'guest', id_user: { _id: shared.guest.userId } },
       attributes: { cart: 'c-1', total: 42 },
       id_project: shared.projectId,
       createdBy: shared.guest.userId,
@@ -61,11 +61,30 @@ describe('POST /v3/:project_id/events', () => {
     expect(received.find((m) => m.name === 'event.emit.live')).toMatchObject({ subject: res.body._id });
   });
 
+  it('stores and echoes a platform event name fired by a client, delivering it as event.emit.<name>', async () => {
+    const p = await t.seedProject('Events platform name');
+    const res = await fire(p, { name: 'faqbot.answer_not_found', attributes: { text: 'opening hours?' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'faqbot.answer_not_found', attributes: { text: 'opening hours?' } });
+    const read = await t.get(`/v3/${p.projectId}/events/${res.body._id}`, { token: p.agent.token });
+    expect(read.body.name).toBe('faqbot.answer_not_found');
+    const logged = (await t.infra.eventLog.readAfter(p.projectId, 0)).filter((e) => e.subject === res.body._id);
+    expect(logged.map((e) => e.name)).toEqual(['event.emit.faqbot.answer_not_found']);
+  });
+
+  it('never logs a fired event under a name the server emits itself', async () => {
+    const p = await t.seedProject('Events spoof');
+    const res = await fire(p, { name: 'message.create' });
+    expect(res.status).toBe(200);
+    const logged = (await t.infra.eventLog.readAfter(p.projectId, 0)).filter((e) => e.subject === res.body._id);
+    expect(logged.map((e) => e.name)).toEqual(['event.emit.message.create']);
+  });
+
   it.each([
-    ['without the prefix', 'cart_abandoned'],
-    ['with another prefix', 'message.create'],
-    ['with nothing after the prefix', 'event.emit.'],
+    ['that is empty', ''],
+    ['with an empty segment', 'event.emit.'],
     ['with spaces', 'event.emit.cart abandoned'],
+    ['of over 200 characters', `event.emit.${'x'.repeat(200)}`],
   ])('answers 400 naming name for a name %s', async (_case, name) => {
     const res = await fire(shared, { name, attributes: {} });
     expect(res.status).toBe(400);
@@ -201,13 +220,13 @@ describe('GraphQL', () => {
   it('fires and reads custom events', async () => {
     const p = await t.seedProject('Events gql');
     const fired = await t.gql(
-      `mutation($p: String!) { fireCustomEvent(project_id: $p, name: "event.emit.signup", attributes: { plan: "pro" }) { _id name project_user attributes revision } }`,
+      `mutation($p: String!) { fireCustomEvent(project_id: $p, name: "event.emit.signup", attributes: { plan: "pro" }) { _id name project_user { _id role } attributes revision } }`,
       { p: p.projectId },
       p.user.token,
     );
     expect(fired.body.data.fireCustomEvent).toMatchObject({
       name: 'event.emit.signup',
-      project_user: p.user.teammateId,
+      project_user: { _id: p.user.teammateId, role: 'user' },
       attributes: { plan: 'pro' },
       revision: 0,
     });
@@ -222,7 +241,7 @@ describe('GraphQL', () => {
 
   it('answers BAD_USER_INPUT naming name for an invalid name', async () => {
     const res = await t.gql(
-      `mutation($p: String!) { fireCustomEvent(project_id: $p, name: "custom") { _id } }`,
+      `mutation($p: String!) { fireCustomEvent(project_id: $p, name: "custom event") { _id } }`,
       { p: shared.projectId },
       shared.guest.token,
     );

@@ -34,7 +34,7 @@ describe('integer input out of range', () => {
     ['PATCH', 'rating', () => `/v3/${p.projectId}/requests/${requestId}/rating`, () => ({ rating: Number(vast) })],
   ];
   for (const [method, field, url, body] of cases) {
-    const resource = url.toString().match(/\/([a-z_]+)(?:\?|\/?`)/)?.[1];
+    const resource = url.toString().match(/\/([a-z_]+)(?:\?|\/?`)/)?.[1] ?? 'request';
     it(`${method} ${resource} with ${field} past 2^31 answers 400 naming ${field}`, async () => {
       const res = await t.request(method, url(), { token: p.owner.token, body: body() });
       expect(res.status, JSON.stringify(res.body)).toBe(400);

@@ -4,11 +4,13 @@ import { createTestServer, type SeededProject, type TestApp } from './helpers/ap
 import { eventually, newRequestId, onlyAvailable, openRequest, send } from './helpers/conversations.js';
 import { productionMode, redisUrl } from './helpers/environment.js';
 import { connect, subscribe } from './helpers/realtime.js';
+import { startReceiver } from './helpers/webhook-receiver.js';
 
 let t: TestApp;
 let url: string;
 beforeAll(async () => {
-  const started = await createTestServer({ PRESENCE_TTL: '2s' });
+  // Loopback webhook receivers are allowed (the presence webhook test).
+  const started = await createTestServer({ PRESENCE_TTL: '2s', OUTBOUND_ALLOW_PRIVATE: 'true' });
   t = started.client;
   url = started.server.url;
 });
@@ -204,6 +206,40 @@ describe('teammate presence', () => {
     const offline = await watcher.waitFor((e) => e.teammate._id === p.agent.teammateId && e.status === 'offline');
     expect(offline.teammate.user_available).toBe(true);
     watcher.stop();
+  });
+
+  it('is delivered by webhook as project_user.presence, online then offline', async () => {
+    const p = await t.seedProject();
+    const receiver = await startReceiver();
+    try {
+      const hook = await t.post(`/v3/${p.projectId}/subscriptions`, {
+        token: p.owner.token,
+        body: { event: 'project_user.presence', target: receiver.url },
+      });
+      expect(hook.status).toBe(200);
+      const agent = open(p.agent.token);
+      await agent.ready;
+      const mine = () => receiver.received.filter((r) => r.json?.payload?._id === p.agent.teammateId);
+      const online = await eventually(async () => mine()[0]);
+      expect(online.json.hook).toMatchObject({ event: 'project_user.presence' });
+      expect(online.json.payload).toMatchObject({ _id: p.agent.teammateId, presence: { status: 'online' }, id_user: { _id: p.agent.userId } });
+      await agent.client.dispose();
+      const offline = await eventually(async () => mine()[1]);
+      expect(offline.json.payload.presence.status).toBe('offline');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('is not a project_user.update', async () => {
+    const p = await t.seedProject();
+    const before = await lastSeq(p.projectId);
+    const agent = open(p.agent.token);
+    await agent.ready;
+    await eventually(async () => (await t.get(`/v3/${p.projectId}/project_users/${p.agent.teammateId}`, { token: p.admin.token })).body.presence.status === 'online');
+    const names = (await t.infra.eventLog.readAfter(p.projectId, before)).map((e) => e.name);
+    expect(names).toEqual(['project_user.presence']);
+    await agent.client.dispose();
   });
 
   it('ignores anonymous end users', async () => {

@@ -27,6 +27,8 @@ export interface RouteConfig {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   description?: string;
+  /** Body fields whose explicit null reaches the field as null (REST reads other nulls as "not given"). */
+  keepsNull?: readonly string[];
 }
 export type RestRoutes = Record<string, RouteConfig>;
 /** More routes for a field of RestRoutes (an older path, another method), served exactly as its route is. */

@@ -4,6 +4,7 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody, type ErrorBody } from '../errors.js';
 import { coercionField } from './coercion-field.js';
+import { keepingNulls, withExplicitNulls } from './explicit-nulls.js';
 import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
 import { replyOf, type Reply } from '../http/node-request.js';
 import { withRestNames } from './shape.js';
@@ -152,11 +153,12 @@ export function createRestApi(options: RestOptions): RestApi {
             return contextValue;
           });
         },
-        execute(args: { contextValue: object; document: DocumentNode }) {
+        execute(args: { contextValue: object; document: DocumentNode; variableValues?: Record<string, unknown> }) {
           const enveloped = (args.contextValue as WithEnveloped)[envelopedKey];
           if (!enveloped) throw new TypeError('REST execution without a context');
           const request = (args.contextValue as { request?: Executed }).request;
-          return Promise.resolve(enveloped.execute({ ...args, document: restDocument(args.document) } as never)).then(
+          const variableValues = withExplicitNulls(args.variableValues, request, args.document);
+          return Promise.resolve(enveloped.execute({ ...args, variableValues, document: restDocument(args.document) } as never)).then(
             (result) => {
               const { data, errors } = result as { data?: Record<string, unknown> | null; errors?: unknown[] };
               if (!request || errors?.length || !data) return result;
@@ -169,7 +171,11 @@ export function createRestApi(options: RestOptions): RestApi {
       });
       // Matching through SOFA's router tries every pattern in turn; this table is compiled once.
       // An alias runs its target's handler directly (same parameter names, same execution).
-      const generated = (handler as unknown as { __routes: RouteEntry[] }).__routes;
+      const nullable = Object.values(options.routes).filter((r) => r.keepsNull?.length);
+      const generated = (handler as unknown as { __routes: RouteEntry[] }).__routes.map((route) => {
+        const config = nullable.find((r) => r.method === route.method && r.path === route.path);
+        return config ? keepingNulls(route, config.keepsNull!) : route;
+      });
       const handlerOf = (method: string, path: string) => generated.find((r) => r.method === method && r.path === path)?.handler;
       const aliases = aliasRoutes(options.routes, options.aliases ?? {}).map(({ alias, target }) => ({
         method: alias.method,

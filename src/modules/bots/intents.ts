@@ -61,7 +61,7 @@ export type IntentContent = z.infer<typeof intentContent>;
 const createInput = intentContent.partial().extend({ id_faq_kb: z.string().min(1, 'is required') });
 const updateInput = intentContent.partial();
 
-const listInput = listingInput(['createdAt', 'updatedAt', 'intent_display_name'], 'createdAt').extend({
+const listInput = listingInput(['createdAt', 'updatedAt', 'intent_display_name'], 'createdAt', { zeroMeansAll: true }).extend({
   id_faq_kb: z.string().min(1).optional(),
   intent_display_name: z.string().min(1).optional(),
   text: z.string().trim().min(1).max(200).optional(),

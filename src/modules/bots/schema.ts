@@ -102,7 +102,7 @@ builder.queryFields((t) => ({
       sortField: t.arg.string({ description: '`createdAt` (default), `updatedAt` or `intent_display_name`.' }),
       direction: t.arg.int({ description: '1 ascending, -1 descending (default).' }),
       page: t.arg.int({ description: 'From 0.' }),
-      limit: t.arg.int(),
+      limit: t.arg.int({ description: 'Page size, 40 by default, at most 100; 0 means every match.' }),
     },
     authScopes: minRole('agent'),
     resolve: (_root, { project_id, ...query }, ctx) => ctx.services.intents.list(project_id, definedArgs(query)),

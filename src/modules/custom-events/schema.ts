@@ -2,15 +2,21 @@ import { builder, recordFields, type RestRoutes } from '../../graphql/record.js'
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { CustomEventRecord } from './service.js';
+import { Teammate } from '../teammates/schema.js';
 
 // Anyone in the project, a widget visitor included, may fire an event; reading them needs an agent.
 
 export const CustomEvent = builder.objectRef<CustomEventRecord>('CustomEvent').implement({
-  description: 'A custom event fired in a project (`event.emit.<EVENT_NAME>`).',
+  description: 'An event fired in a project: `event.emit.<EVENT_NAME>`, or a platform name such as `faqbot.answer_not_found`.',
   fields: (t) => ({
     ...recordFields(t),
     name: t.exposeString('name', { nullable: false }),
-    project_user: t.exposeString('project_user', { nullable: false, description: 'The teammate (project user) who fired it.' }),
+    project_user: t.field({
+      type: Teammate,
+      description: 'The teammate (project user) who fired it.',
+      resolve: async (e, _args, ctx) =>
+        e.teammate !== undefined ? e.teammate : (await ctx.services.customEvents.withTeammates(e.id_project, [e]))[0].teammate,
+    }),
     attributes: t.field({ type: 'JSON', nullable: false, resolve: (e) => e.attributes }),
     id_project: t.exposeString('id_project', { nullable: false }),
     createdBy: t.exposeString('createdBy', { description: 'The user id of the teammate who fired it.' }),
@@ -48,7 +54,7 @@ builder.mutationFields((t) => ({
     description: 'Records the event and delivers it, under its own name, to subscriptions and webhooks.',
     args: {
       project_id: t.arg.string({ required: true }),
-      name: t.arg.string({ description: 'Must have the form `event.emit.<EVENT_NAME>`.' }),
+      name: t.arg.string({ description: '`event.emit.<EVENT_NAME>`, or any dot-separated name (delivered as `event.emit.<name>`).' }),
       attributes: t.arg({ type: 'JSON' }),
     },
     authScopes: minRole('guest'),

@@ -5,21 +5,35 @@ import type { EventLog } from '../../infra/event-log.js';
 import { listingInput, pageOf } from '../../listing.js';
 import type { CustomEvent } from '../../generated/prisma/client.js';
 import type { TeammateRecord } from '../teammates/service.js';
+import { customEventPrefix } from '../webhooks/catalogue.js';
 
-export type CustomEventRecord = CustomEvent;
+/** An event with the teammate who fired it, when the reader loaded it (see `withTeammates`). */
+export type CustomEventRecord = CustomEvent & { teammate?: TeammateRecord | null };
 
 const maxAttributesBytes = 64 * 1024;
 
+/**
+ * Custom events are documented as `event.emit.<NAME>`, but clients also fire platform names such
+ * as `faqbot.answer_not_found`: any dot-separated name is stored and echoed as sent. Either way
+ * the domain event is logged under `event.emit.` (see `domainEventName`), so a client can never
+ * pass its event off as one this server emits (a fired `message.create` is not a message).
+ */
 const fireInput = z.object({
   name: z
     .string()
     .trim()
-    .max(200)
-    .regex(/^event\.emit\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must have the form event.emit.<EVENT_NAME> (letters, digits, _ and -, dot-separated)'),
+    .min(1, 'is required')
+    .max(200, 'must be at most 200 characters')
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated words of letters, digits, _ and - (event.emit.<EVENT_NAME> for custom events)'),
   attributes: z.record(z.string(), z.unknown(), { message: 'must be an object' }).default({}),
 });
 
 const listInput = listingInput(['createdAt', 'updatedAt', 'name'], 'createdAt');
+
+/** The domain event a fired event is logged and delivered as: `event.emit.<NAME>` whatever name it was fired with. */
+export function domainEventName(name: string) {
+  return name.startsWith(customEventPrefix) ? name : `${customEventPrefix}${name}`;
+}
 
 export class CustomEventService {
   constructor(
@@ -43,18 +57,32 @@ export class CustomEventService {
           createdBy: teammate.id_user,
         },
       });
-      await emit({ projectId, name: event.name, subject: event.id, payload: { project_user: teammate.id } });
-      return event;
+      await emit({ projectId, name: domainEventName(event.name), subject: event.id, payload: { project_user: teammate.id } });
+      return { ...event, teammate };
     });
   }
 
-  list(projectId: string, query: unknown) {
-    return this.db.customEvent.findMany({ where: { id_project: projectId }, ...pageOf(parseInput(listInput, query)) });
+  async list(projectId: string, query: unknown) {
+    const events = await this.db.customEvent.findMany({ where: { id_project: projectId }, ...pageOf(parseInput(listInput, query)) });
+    return this.withTeammates(projectId, events);
   }
 
   async get(projectId: string, id: string) {
     const event = await this.db.customEvent.findFirst({ where: { id, id_project: projectId } });
     if (!event) throw notFound('event');
-    return event;
+    return (await this.withTeammates(projectId, [event]))[0];
+  }
+
+  /**
+   * The events with the teammates who fired them, in one read. A removed teammate is still shown
+   * (trashed), as the event happened; null only if the row is gone.
+   */
+  async withTeammates(projectId: string, events: CustomEvent[]): Promise<CustomEventRecord[]> {
+    const ids = [...new Set(events.map((e) => e.project_user))];
+    const teammates = ids.length
+      ? await this.db.projectUser.findMany({ where: { id_project: projectId, id: { in: ids } }, include: { user: true } })
+      : [];
+    const byId = new Map(teammates.map((m) => [m.id, m]));
+    return events.map((event) => ({ ...event, teammate: byId.get(event.project_user) ?? null }));
   }
 }

@@ -29,7 +29,7 @@ export const Department = builder.objectRef<DepartmentRecord>('Department').impl
     ...recordFields(t),
     id_project: t.exposeString('id_project', { nullable: false }),
     name: t.exposeString('name', { nullable: false }),
-    routing: t.exposeString('routing', { nullable: false, description: '`assigned` or `pooled`.' }),
+    routing: t.exposeString('routing', { description: '`assigned`, `pooled`, or null (set so by the client; routes as pooled).' }),
     id_group: t.exposeString('id_group'),
     id_bot: t.exposeString('id_bot'),
     groups: t.field({
@@ -81,7 +81,7 @@ builder.mutationFields((t) => {
   const departmentArgs = () => ({
     project_id: t.arg.string({ required: true }),
     name: t.arg.string(),
-    routing: t.arg.string({ description: '`assigned` or `pooled` (default).' }),
+    routing: t.arg.string({ description: '`assigned` or `pooled` (default when absent); null is kept and routes as pooled.' }),
     id_group: t.arg.string({ description: 'Without it, requests go to every available teammate.' }),
     id_bot: t.arg.string(),
     groups: t.arg({ type: [DepartmentGroupInput] }),
@@ -90,8 +90,8 @@ builder.mutationFields((t) => {
     offline_msg: t.arg.string(),
     attributes: t.arg({ type: 'JSON' }),
   });
-  // An explicit null clears these; elsewhere null means "not given".
-  const clearable = ['id_group', 'id_bot', 'online_msg', 'offline_msg'];
+  // An explicit null clears these (REST too: see `keepsNull` below); elsewhere null means "not given".
+  const clearable = ['routing', 'id_group', 'id_bot', 'online_msg', 'offline_msg'];
   return {
     createDepartment: t.field({
       type: Department,
@@ -99,7 +99,7 @@ builder.mutationFields((t) => {
       args: departmentArgs(),
       authScopes: minRole('admin'),
       resolve: async (_root, { project_id, ...input }, ctx) =>
-        ctx.services.departments.create(project_id, (await ctx.principal())!.userId, definedArgs(input)),
+        ctx.services.departments.create(project_id, (await ctx.principal())!.userId, definedArgs(input, clearable)),
     }),
     replaceDepartment: t.field({
       type: Department,
@@ -108,12 +108,12 @@ builder.mutationFields((t) => {
       args: { ...departmentArgs(), id: t.arg.string({ required: true }) },
       authScopes: minRole('admin'),
       resolve: (_root, { project_id, id, ...input }, ctx) =>
-        ctx.services.departments.replace(project_id, id, definedArgs(input)),
+        ctx.services.departments.replace(project_id, id, definedArgs(input, clearable)),
     }),
     updateDepartment: t.field({
       type: Department,
       nullable: false,
-      description: 'Changes only the fields given; null clears id_group, id_bot, online_msg and offline_msg.',
+      description: 'Changes only the fields given; null clears routing, id_group, id_bot, online_msg and offline_msg.',
       args: { ...departmentArgs(), id: t.arg.string({ required: true }) },
       authScopes: minRole('admin'),
       resolve: (_root, { project_id, id, ...input }, ctx) =>
@@ -130,12 +130,14 @@ builder.mutationFields((t) => {
   };
 });
 
+const keepsNull = ['routing', 'id_group', 'id_bot', 'online_msg', 'offline_msg'];
+
 export const routes: RestRoutes = {
   'Query.departments': { method: 'GET', path: '/:project_id/departments' },
   'Query.allDepartments': { method: 'GET', path: '/:project_id/departments/allstatus' },
   'Query.department': { method: 'GET', path: '/:project_id/departments/:id' },
-  'Mutation.createDepartment': { method: 'POST', path: '/:project_id/departments' },
-  'Mutation.replaceDepartment': { method: 'PUT', path: '/:project_id/departments/:id' },
-  'Mutation.updateDepartment': { method: 'PATCH', path: '/:project_id/departments/:id' },
+  'Mutation.createDepartment': { method: 'POST', path: '/:project_id/departments', keepsNull },
+  'Mutation.replaceDepartment': { method: 'PUT', path: '/:project_id/departments/:id', keepsNull },
+  'Mutation.updateDepartment': { method: 'PATCH', path: '/:project_id/departments/:id', keepsNull },
   'Mutation.deleteDepartment': { method: 'DELETE', path: '/:project_id/departments/:id' },
 };

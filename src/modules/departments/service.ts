@@ -26,7 +26,7 @@ const clearable = (max: number) =>
 
 const fields = {
   name: z.string().trim().min(1, 'is required').max(200),
-  routing: z.enum(['assigned', 'pooled'], { message: 'must be assigned or pooled' }),
+  routing: z.enum(['assigned', 'pooled'], { message: 'must be assigned or pooled' }).nullable(),
   id_group: clearable(100),
   id_bot: clearable(100),
   groups: groupShares,

@@ -5,6 +5,7 @@ import type { LoggedEvent } from '../../infra/event-log.js';
 import { projectEventStream } from '../../realtime/event-stream.js';
 import { actorOf, memberOf } from '../requests/actor.js';
 import { Teammate } from '../teammates/schema.js';
+import { presenceEvent } from './service.js';
 
 // Teammate presence (from the event log, resumable) and typing indicators (bus only, never stored).
 
@@ -82,7 +83,7 @@ builder.subscriptionFields((t) => ({
         { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
         args.project_id,
         args.after,
-        (event) => event.name === 'project_user.update' && Array.isArray(event.payload.fields) && event.payload.fields.includes('presence'),
+        (event) => event.name === presenceEvent,
       );
     },
     resolve: (event: LoggedEvent) => ({ event }),

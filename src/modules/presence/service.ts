@@ -7,9 +7,13 @@ import type { PresenceTracker } from './tracker.js';
 
 // A teammate is online while at least one of their authenticated websockets is open, on any node.
 // Every change is written to their memberships (`presence: {status, changedAt}`) and logged as
-// project_user.update (fields: presence). `user_available` is never touched: only its owner sets it.
+// project_user.presence, its own event (followed live and by webhook), not a project_user.update:
+// nobody edited the teammate. `user_available` is never touched: only its owner sets it.
 
 export type PresenceStatus = 'online' | 'offline';
+
+/** The domain event of a teammate going online or offline. */
+export const presenceEvent = 'project_user.presence';
 
 export class PresenceService {
   private timer: NodeJS.Timeout | null = null;
@@ -111,9 +115,9 @@ export class PresenceService {
         await tx.projectUser.update({ where: { id: membership.id }, data: { presence } });
         await emit({
           projectId: membership.id_project,
-          name: 'project_user.update',
+          name: presenceEvent,
           subject: membership.id,
-          payload: { fields: ['presence'], presence: status },
+          payload: { presence: status },
         });
       }
     });

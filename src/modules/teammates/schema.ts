@@ -73,6 +73,14 @@ builder.queryFields((t) => ({
     authScopes: minRole('agent'),
     resolve: (_root, args, ctx) => ctx.services.teammates.getByUser(args.project_id, args.user_id),
   }),
+  teammatesByUser: t.field({
+    type: [Teammate],
+    nullable: false,
+    description: 'The teammate of a user, as the one-item array REST clients (the official SDK) expect; 404 when not a member.',
+    args: { project_id: t.arg.string({ required: true }), user_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: async (_root, args, ctx) => [await ctx.services.teammates.getByUser(args.project_id, args.user_id)],
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -135,7 +143,7 @@ builder.mutationFields((t) => ({
 
 export const routes: RestRoutes = {
   'Query.teammates': { method: 'GET', path: '/:project_id/project_users' },
-  'Query.teammateByUser': { method: 'GET', path: '/:project_id/project_users/users/:user_id' },
+  'Query.teammatesByUser': { method: 'GET', path: '/:project_id/project_users/users/:user_id' },
   'Query.teammate': { method: 'GET', path: '/:project_id/project_users/:project_user_id' },
   'Mutation.inviteTeammate': { method: 'POST', path: '/:project_id/project_users/invite' },
   'Mutation.updateMyTeammate': { method: 'PUT', path: '/:project_id/project_users' },

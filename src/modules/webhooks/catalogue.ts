@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/database.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { rowRecord, type RecordRenderer, type RestRecord } from './render.js';
+import { presenceEvent } from '../presence/service.js';
 
 // The webhook event catalogue: the names a subscription may ask for and how each event's payload
 // is rendered. A payload is the record the event is about, as REST returns it. Renderers batch:
@@ -152,6 +153,10 @@ export const catalogue: Record<string, CatalogueEntry> = {
   },
   'project_user.update': { description: 'A teammate changed (role, availability...).', render: renderTeammates },
   'project_user.delete': { description: 'A teammate was removed from the project.', render: renderTeammates },
+  [presenceEvent]: {
+    description: 'A teammate went online or offline (`presence.status`): their first messaging app opened, or their last one closed.',
+    render: renderTeammates,
+  },
   'department.create': { description: 'A department was created.', render: renderDepartments },
   'department.update': { description: 'A department changed.', render: renderDepartments },
   'department.delete': { description: 'A department was deleted (payload: its identifiers).', render: renderDepartments },

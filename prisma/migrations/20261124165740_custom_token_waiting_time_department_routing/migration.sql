@@ -1,4 +1,7 @@
 -- AlterTable
+ALTER TABLE "Department" ALTER COLUMN "routing" DROP NOT NULL;
+
+-- AlterTable
 ALTER TABLE "Project" ADD COLUMN     "jwtSecret" TEXT;
 
 -- AlterTable
