@@ -75,10 +75,36 @@ async function ask(requestId: string, botId: string, text: string) {
 const requestOf = async (requestId: string) => (await t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.owner.token })).body;
 
 describe('internal bot answers', () => {
-  it('joins a request of its department and answers the first message with the start intent', async () => {
+  it('answers a first message that matches an intent with that intent, not the greeting', async () => {
     const { bot, departmentId } = await botDepartment({ template: 'example' });
     const requestId = newRequestId();
-    await send(t, p.projectId, p.guest.token, requestId, { text: 'What are your prices?', departmentid: departmentId });
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'What are your opening hours?', departmentid: departmentId });
+    const [reply] = await botMessages(requestId, bot._id, 1);
+    expect(reply).toMatchObject({ text: 'We are open Monday to Friday, 9:00 to 18:00.', attributes: { intentName: 'opening_hours' } });
+    expect(fromBot(await messagesOf(requestId), bot._id)).toHaveLength(1);
+  });
+
+  it('greets with the start intent a first message that matches nothing', async () => {
+    const { bot, departmentId } = await botDepartment({ template: 'example' });
+    const requestId = newRequestId();
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'zebra quantum marmalade', departmentid: departmentId });
+    const [reply] = await botMessages(requestId, bot._id, 1);
+    expect(reply.attributes.intentName).toBe('start');
+  });
+
+  it('greets when the conversation opens with \\start, then answers the question that follows', async () => {
+    const { bot, departmentId } = await botDepartment({ template: 'example' });
+    const requestId = newRequestId();
+    await send(t, p.projectId, p.guest.token, requestId, { text: '\\start', departmentid: departmentId });
+    const [greeting] = await botMessages(requestId, bot._id, 1);
+    expect(greeting.attributes.intentName).toBe('start');
+    expect((await ask(requestId, bot._id, 'What are your opening hours?')).attributes.intentName).toBe('opening_hours');
+  });
+
+  it('joins a request of its department and greets with the start intent', async () => {
+    const { bot, departmentId } = await botDepartment({ template: 'example' });
+    const requestId = newRequestId();
+    await send(t, p.projectId, p.guest.token, requestId, { text: '\\start', departmentid: departmentId });
     const [reply] = await botMessages(requestId, bot._id, 1);
     expect(reply).toMatchObject({
       sender: `bot_${bot._id}`,

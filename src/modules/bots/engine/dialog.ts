@@ -41,20 +41,28 @@ const actionPattern = /\\(agent|close)\b/g;
 // Form answers are tested against admin-written patterns: a bounded input keeps that cheap.
 const maxTestedLength = 1000;
 
+/** What widgets send when a conversation opens: the bot greets (its start intent). */
+export const startCommand = '\\start';
+
+/**
+ * A message is answered on its merits, the first one included: a command, a form in progress,
+ * then the intent it asks for. The start intent greets on `\start`, and when the bot has not
+ * spoken yet and nothing matches; after that the fallback answers what nothing matches.
+ */
 export function respond(index: IntentIndex, input: DialogInput): BotTurn {
-  const command = commands[input.text.trim().toLowerCase() as keyof typeof commands];
+  const said = input.text.trim().toLowerCase();
+  const command = commands[said as keyof typeof commands];
   if (command) return { replies: [], action: command };
+  const start = index.intent(startIntent);
+  if (said === startCommand) return start?.enabled ? answer(start, input.parameters) : { replies: [] };
   if (input.pending) {
     const intent = index.intent(input.pending.intent);
     const form = intent?.form as IntentForm | null | undefined;
     if (intent && form?.fields[input.pending.field]) return answerField(intent, form, input);
   }
-  if (input.first) {
-    const start = index.intent(startIntent);
-    if (start?.enabled) return answer(start, input.parameters);
-  }
   const match = index.match(input.text);
   if (match) return answer(match.intent, input.parameters);
+  if (input.first && start?.enabled) return answer(start, input.parameters);
   const fallback = index.intent(fallbackIntent);
   return fallback?.enabled ? answer(fallback, input.parameters) : { replies: [] };
 }
