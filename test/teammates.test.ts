@@ -45,10 +45,18 @@ describe('GET one teammate', () => {
     expect(res.body).toMatchObject({ _id: p.admin.teammateId, role: 'admin' });
   });
 
-  it('finds a teammate by its user id', async () => {
+  it('finds a teammate by its user id, as a one-item array (what the official SDK reads)', async () => {
     const res = await t.get(`/v3/${p.projectId}/project_users/users/${p.admin.userId}`, { token: p.agent.token });
     expect(res.status).toBe(200);
-    expect(res.body._id).toBe(p.admin.teammateId);
+    expect(res.body.map((m: { _id: string }) => m._id)).toEqual([p.admin.teammateId]);
+  });
+
+  it('answers 404 by user id for a user of another project only', async () => {
+    const other = await t.seedProject('Elsewhere');
+    const res = await t.get(`/v3/${p.projectId}/project_users/users/${other.agent.userId}`, { token: p.agent.token });
+    expect(res.status).toBe(404);
+    const through = await t.get(`/v3/${other.projectId}/project_users/users/${other.agent.userId}`, { token: p.agent.token });
+    expect(through.status).toBe(403);
   });
 
   it('answers 404 for an unknown teammate', async () => {
