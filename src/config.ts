@@ -49,7 +49,8 @@ const envSchema = z.object({
   WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
-  FILE_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  // Stored sizes are 32-bit integers: a larger limit would let an upload overflow its column.
+  FILE_MAX_BYTES: z.coerce.number().int().positive().max(2 ** 31 - 1).default(10 * 1024 * 1024),
   FILE_ALLOWED_TYPES: z
     .string()
     .regex(/^\s*[\w.+-]+\/(\*|[\w.+-]+)\s*(,\s*[\w.+-]+\/(\*|[\w.+-]+)\s*)*$/, 'must be a comma list of media types such as image/png,audio/*')
