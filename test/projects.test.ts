@@ -39,6 +39,18 @@ describe('GET /v3/projects/', () => {
     expect(res.body[0]).toMatchObject({ role: 'agent', id_user: p.agent.userId, user_available: true });
     expect(res.body[0].id_project).toMatchObject({ _id: p.projectId, name: 'Acme' });
   });
+
+  it('lists the memberships of a teammate with role user', async () => {
+    const res = await t.get('/v3/projects/', { token: p.user.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject([{ role: 'user', id_user: p.user.userId }]);
+  });
+
+  it('refuses an anonymous visitor\'s token with 403', async () => {
+    const res = await t.get('/v3/projects/', { token: p.guest.token });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: 'FORBIDDEN' });
+  });
 });
 
 describe('GET /v3/projects/:project_id', () => {
@@ -112,6 +124,20 @@ describe('PUT /v3/projects/:project_id', () => {
 });
 
 describe('GET /v3/projects/:project_id/isopen', () => {
+  it('answers without credentials', async () => {
+    const { token } = await t.newUser('public');
+    const project = await t.post('/v3/projects', { token, body: { name: 'Public' } });
+    const res = await t.get(`/v3/projects/${project.body._id}/isopen`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isopen: true });
+  });
+
+  it('answers 404 for an unknown project', async () => {
+    const res = await t.get('/v3/projects/no-such-project/isopen');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+
   it('is open when operating hours are not active', async () => {
     const { token } = await t.newUser('hours');
     const project = await t.post('/v3/projects', { token, body: { name: 'Hours' } });
@@ -244,6 +270,17 @@ describe('GraphQL', () => {
     const { token } = await t.newUser('gqlcreator');
     const res = await t.gql('mutation { createProject(name: "From GraphQL") { _id name } }', {}, token);
     expect(res.body.data.createProject.name).toBe('From GraphQL');
+  });
+
+  it('refuses projects to an anonymous visitor as FORBIDDEN', async () => {
+    const res = await t.gql('{ projects { role } }', {}, p.guest.token);
+    expect(res.body.errors![0].extensions!.code).toBe('FORBIDDEN');
+  });
+
+  it('answers projectIsOpen without credentials', async () => {
+    const res = await t.gql('query($id: String!) { projectIsOpen(project_id: $id) { isopen } }', { id: p.projectId });
+    expect(res.body.errors).toBeUndefined();
+    expect(typeof res.body.data.projectIsOpen.isopen).toBe('boolean');
   });
 
   it('reports a role too low as FORBIDDEN', async () => {

@@ -19,7 +19,6 @@ const table: Array<{ method: string; path: string; min: Role; body?: () => unkno
   { method: 'GET', path: '/v3/projects/:p', min: 'agent' },
   { method: 'PUT', path: '/v3/projects/:p', min: 'admin', body: () => ({ settings: {} }) },
   { method: 'GET', path: '/v3/projects/:p/users/availables', min: 'user' },
-  { method: 'GET', path: '/v3/projects/:p/isopen', min: 'guest' },
   { method: 'PUT', path: '/v3/projects/:p/availables', min: 'user', body: () => ({ widget: { align: 'right' } }) },
   { method: 'GET', path: '/v3/:p/project_users', min: 'agent' },
   { method: 'GET', path: '/v3/:p/project_users/:owner', min: 'agent' },
@@ -52,8 +51,9 @@ describe('minimum roles', () => {
     expect((await t.delete(`/v3/${q.projectId}/project_users/${q.user.teammateId}`, { token: q.admin.token })).status).toBe(200);
   });
 
-  it('GET /v3/projects needs an authenticated caller', async () => {
+  it('GET /v3/projects needs role user: 401 without credentials, 403 for an anonymous visitor', async () => {
     expect((await t.get('/v3/projects')).status).toBe(401);
-    expect((await t.get('/v3/projects', { token: p.guest.token })).status).toBe(200);
+    expect((await t.get('/v3/projects', { token: p.guest.token })).status).toBe(403);
+    expect((await t.get('/v3/projects', { token: p.user.token })).status).toBe(200);
   });
 });

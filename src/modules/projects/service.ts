@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
@@ -127,6 +128,18 @@ export class ProjectService {
     });
     await this.changed(projectId);
     return updated;
+  }
+
+  /** A new secret for the project's custom tokens (256 random bits); the old one stops verifying at once. */
+  async rotateJwtSecret(projectId: string): Promise<string> {
+    const jwtSecret = randomBytes(32).toString('base64url');
+    await this.events.transaction(async (tx, emit) => {
+      await tx.project.update({ where: { id: projectId }, data: { jwtSecret } });
+      // The event names the field, never its value.
+      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: ['jwtSecret'] } });
+    });
+    await this.changed(projectId);
+    return jwtSecret;
   }
 
   /** Open unless operating hours are active and now is outside them. */
