@@ -255,7 +255,7 @@ describe('typing indicators', () => {
   it('reach the subscribers of the request and are not stored', async () => {
     const p = await t.seedProject();
     const requestId = await openRequest(t, p);
-    const logged = () => t.infra.database.prisma.domainEvent.count({ where: { id_project: p.projectId, name: { not: 'project_user.update' } } });
+    const logged = () => t.infra.database.prisma.domainEvent.count({ where: { id_project: p.projectId, name: { not: 'project_user.presence' } } });
     const events = await logged();
     const sub = subscribe(open(p.admin.token).client, `subscription($p: String!, $r: String!) { typing(project_id: $p, request_id: $r) { request_id user_id fullname typing } }`, {
       p: p.projectId,
