@@ -25,7 +25,8 @@ beforeAll(async () => {
   await openRequest(t, p, { text: 'waiting' }); // UNSERVED
   // SERVED by a bot (one that never answers, so the message counts stay exact).
   const botServed = await openRequest(t, p, { text: 'bot' });
-  await t.put(`/v3/${p.projectId}/requests/${botServed}/participants`, { token: p.owner.token, body: ['bot_silent'] });
+  const silent = await t.post(`/v3/${p.projectId}/bots`, { token: p.admin.token, body: { name: 'Silent', template: 'blank' } });
+  await t.put(`/v3/${p.projectId}/requests/${botServed}/participants`, { token: p.owner.token, body: [`bot_${silent.body._id}`] });
   const old = await openRequest(t, p, { text: 'old' });
 
   const byId = (requestId: string) => ({ id_project_request_id: { id_project: p.projectId, request_id: requestId } });

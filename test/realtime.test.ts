@@ -142,11 +142,11 @@ describe('requestMessages subscription', () => {
     sub.stop();
   });
 
-  it('refuses a guest subscribing to someone else\'s request', async () => {
+  it('refuses a guest subscribing to someone else\'s request as if it did not exist', async () => {
     const requestId = await openRequest(t, p);
     const other = await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname: 'Eve' } });
     const sub = subscribe(open(other.body.token).client, messagesQuery, { p: p.projectId, r: requestId });
-    expect(JSON.stringify(await sub.failure())).toMatch(/FORBIDDEN/);
+    expect(JSON.stringify(await sub.failure())).toMatch(/NOT_FOUND/);
   });
 
   it('answers an unknown request with NOT_FOUND', async () => {
@@ -272,11 +272,11 @@ describe('typing indicators', () => {
     sub.stop();
   });
 
-  it('refuses a guest typing in someone else\'s request', async () => {
+  it('refuses a guest typing in someone else\'s request as if it did not exist', async () => {
     const p = await t.seedProject();
     const requestId = await openRequest(t, p);
     const other = await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname: 'Eve' } });
     const res = await t.gql(`mutation($p: String!, $r: String!) { sendTyping(project_id: $p, request_id: $r) { typing } }`, { p: p.projectId, r: requestId }, other.body.token);
-    expect(res.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(res.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });

@@ -6,6 +6,8 @@ import { onlyAvailable, openRequest } from './helpers/conversations.js';
 let t: TestApp;
 let p: SeededProject;
 const r: Record<string, { request_id: string; _id: string; ticket_id: string; leadId: string }> = {};
+/** The token of the visitor who opened each request. */
+const visitors: Record<string, string> = {};
 let sales: string;
 let botDepartment: string;
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
   const visitor = async (firstname: string) =>
     (await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname } })).body.token as string;
   const open = async (name: string, token: string, body: Record<string, unknown>) => {
+    visitors[name] = token;
     const requestId = await openRequest(t, { ...p, guest: { ...p.guest, token } }, body);
     const record = (await t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.admin.token })).body;
     r[name] = { request_id: requestId, _id: record._id, ticket_id: record.ticket_id, leadId: record.lead._id };
@@ -157,9 +160,39 @@ describe('GET /v3/:project_id/requests', () => {
     expect(ids(await list('?status=all', p.agent.token))).not.toContain(requestId);
   });
 
-  it('needs the agent role', async () => {
-    expect((await list('', p.user.token)).status).toBe(403);
-    expect((await list('', p.guest.token)).status).toBe(403);
+  it('shows a guest only the requests they opened', async () => {
+    const res = await list('?status=all', visitors.refund);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(1);
+    expect(ids(res)).toEqual(of('refund'));
+  });
+
+  it('applies the filters to a guest\'s own requests (closed ones only with status)', async () => {
+    expect(ids(await list('', visitors.closed))).toEqual([]);
+    expect(ids(await list('?status=1000', visitors.closed))).toEqual(of('closed'));
+  });
+
+  it('shows a guest their own requests through the GraphQL query too', async () => {
+    const res = await t.gql(
+      `query($p: String!) { requests(project_id: $p, status: "all") { count requests { request_id } } }`,
+      { p: p.projectId },
+      visitors.password,
+    );
+    expect(res.body.data.requests).toEqual({ count: 1, requests: [{ request_id: r.password.request_id }] });
+  });
+
+  it('shows a user only the requests they opened', async () => {
+    const q = await t.seedProject('Users');
+    const own = await openRequest(t, { ...q, guest: { ...q.guest, token: q.user.token } });
+    await openRequest(t, q);
+    expect(ids(await t.get(`/v3/${q.projectId}/requests?status=all`, { token: q.user.token }))).toEqual([own]);
+  });
+
+  it('refuses a guest the list of another project (403: not a member there)', async () => {
+    const other = await t.seedProject('Other');
+    await openRequest(t, other);
+    const res = await t.get(`/v3/${other.projectId}/requests?status=all`, { token: visitors.refund });
+    expect(res.status).toBe(403);
   });
 
   it('is the same page as a GraphQL query', async () => {
@@ -169,5 +202,46 @@ describe('GET /v3/:project_id/requests', () => {
       p.admin.token,
     );
     expect(res.body.data.requests).toEqual({ perPage: 40, count: 1, requests: [{ request_id: r.refund.request_id, department: expect.any(String) }] });
+  });
+});
+
+describe('numeric query parameters of GET /v3/:project_id/requests', () => {
+  const refused = (field: string) => async (value: string) => {
+    const res = await list(`?${field}=${encodeURIComponent(value)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field });
+  };
+
+  it.each(['2147483648', '99999999999999999999', '0', '-1', '1.5', '0x10', '1e3', 'abc'])('answers 400 naming ticket_id for %s', refused('ticket_id'));
+  it.each(['-1', '100001', '2147483648'])('answers 400 naming page for %s', refused('page'));
+  it.each(['0', '101', '2147483648'])('answers 400 naming limit for %s', refused('limit'));
+  it.each(['0', '2', '-2', '2147483648'])('answers 400 naming direction for %s', refused('direction'));
+  it.each(['2147483648', '1e2', '0x64', '100,', '-100'])('answers 400 naming status for %s', refused('status'));
+
+  it('finds no ticket for the largest ticket number', async () => {
+    const res = await list('?status=all&ticket_id=2147483647');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ count: 0, requests: [] });
+  });
+
+  it('answers an empty page at the last page number allowed', async () => {
+    const res = await list('?status=all&page=100000');
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBeGreaterThan(0);
+    expect(res.body.requests).toEqual([]);
+  });
+
+  it('takes a limit from 1 to 100', async () => {
+    const one = await list('?status=all&limit=1');
+    expect(one.body.perPage).toBe(1);
+    expect(one.body.requests).toHaveLength(1);
+    const hundred = await list('?status=all&limit=100');
+    expect(hundred.body.perPage).toBe(100);
+    expect(hundred.body.requests).toHaveLength(hundred.body.count);
+  });
+
+  it('answers BAD_USER_INPUT naming ticket_id to a GraphQL query past 2^31', async () => {
+    const res = await t.gql(`query($p: String!) { requests(project_id: $p, ticket_id: "2147483648") { count } }`, { p: p.projectId }, p.admin.token);
+    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'ticket_id' });
   });
 });

@@ -74,6 +74,8 @@ describe('GET /v3/:project_id/requests/:request_id', () => {
       first_text: 'Where is my order?',
       status: 200,
       participants: [p.owner.userId],
+      participantsAgents: [p.owner.userId],
+      participantsBots: [],
       participatingAgents: [p.owner.userId],
       participatingBots: [],
       hasBot: false,
@@ -94,10 +96,43 @@ describe('GET /v3/:project_id/requests/:request_id', () => {
     expect(res.body.assigned_at).toEqual(expect.any(String));
   });
 
-  it('needs the agent role', async () => {
+  it('shows a guest the request they opened', async () => {
     const requestId = await openRequest(t, p);
-    expect((await t.get(path(p, requestId), { token: p.guest.token })).status).toBe(403);
-    expect((await t.get(path(p, requestId), { token: p.user.token })).status).toBe(403);
+    const res = await t.get(path(p, requestId), { token: p.guest.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ request_id: requestId, requester_id: p.guest.teammateId });
+  });
+
+  it('answers a guest 404 for another visitor\'s request, as for an unknown one', async () => {
+    const requestId = await openRequest(t, p);
+    const visitor = await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname: 'Eve' } });
+    const res = await t.get(path(p, requestId), { token: visitor.body.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual((await t.get(path(p, newRequestId()), { token: visitor.body.token })).body);
+  });
+
+  it('shows a user the request they opened and answers 404 for one they did not', async () => {
+    const own = newRequestId();
+    await send(t, p.projectId, p.user.token, own);
+    expect((await t.get(path(p, own), { token: p.user.token })).status).toBe(200);
+    expect((await t.get(path(p, await openRequest(t, p)), { token: p.user.token })).status).toBe(404);
+  });
+
+  it('leaves the agents\' notes out of what the requester reads', async () => {
+    const requestId = await openRequest(t, p);
+    await t.post(path(p, requestId, '/notes'), { token: p.admin.token, body: { text: 'Rude customer' } });
+    expect((await t.get(path(p, requestId), { token: p.guest.token })).body.notes).toEqual([]);
+    expect((await t.get(path(p, requestId), { token: p.admin.token })).body.notes).toMatchObject([{ text: 'Rude customer' }]);
+  });
+
+  it('answers the GraphQL request query to a guest for their own request, NOT_FOUND for another\'s', async () => {
+    const own = await openRequest(t, p);
+    const visitor = await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId, firstname: 'Eve' } });
+    const query = `query($p: String!, $r: String!) { request(project_id: $p, request_id: $r) { request_id participantsAgents } }`;
+    const mine = await t.gql(query, { p: p.projectId, r: own }, p.guest.token);
+    expect(mine.body.data.request).toEqual({ request_id: own, participantsAgents: [p.owner.userId] });
+    const theirs = await t.gql(query, { p: p.projectId, r: own }, visitor.body.token);
+    expect(theirs.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
   it('hides a request served by someone else from an agent outside it', async () => {
@@ -110,6 +145,12 @@ describe('GET /v3/:project_id/requests/:request_id', () => {
     const other = await t.seedProject('Other');
     const requestId = await openRequest(t, other);
     expect((await t.get(path(p, requestId), { token: p.admin.token })).status).toBe(404);
+  });
+
+  it('refuses a guest reading a request of another project (403: not a member there)', async () => {
+    const other = await t.seedProject('Other');
+    const requestId = await openRequest(t, other);
+    expect((await t.get(`/v3/${other.projectId}/requests/${requestId}`, { token: p.guest.token })).status).toBe(403);
   });
 });
 

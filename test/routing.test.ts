@@ -221,6 +221,63 @@ describe('PUT /v3/:project_id/requests/:request_id/departments', () => {
   });
 });
 
+describe('PUT /v3/:project_id/requests/:request_id/assign', () => {
+  it('routes as PUT .../departments does, ignoring no_populate', async () => {
+    const p = await t.seedProject();
+    await onlyAvailable(t, p, [p.agent]);
+    const requestId = await openRequest(t, p, { departmentid: await department(p, { routing: 'pooled' }) });
+    const dept = await department(p, { routing: 'assigned' });
+    const res = await t.put(path(p, requestId, '/assign'), { token: p.owner.token, body: { departmentid: dept, nobot: false, no_populate: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 200, participants: [p.agent.userId], assignment_reason: 'least_loaded', department: { _id: dept } });
+  });
+
+  it('answers 400 naming departmentid without or with an unknown one, 409 for a closed request', async () => {
+    const p = await t.seedProject();
+    const requestId = await openRequest(t, p);
+    expect((await t.put(path(p, requestId, '/assign'), { token: p.owner.token, body: {} })).body.field).toBe('departmentid');
+    expect((await t.put(path(p, requestId, '/assign'), { token: p.owner.token, body: { departmentid: 'x' } })).body.field).toBe('departmentid');
+    await close(p, requestId);
+    expect((await t.put(path(p, requestId, '/assign'), { token: p.owner.token, body: { departmentid: await department(p, {}) } })).status).toBe(409);
+  });
+
+  it('needs the agent role', async () => {
+    const p = await t.seedProject();
+    const requestId = await openRequest(t, p);
+    const dept = await department(p, {});
+    expect((await t.put(path(p, requestId, '/assign'), { token: p.user.token, body: { departmentid: dept } })).status).toBe(403);
+    expect((await t.put(path(p, requestId, '/assign'), { token: p.guest.token, body: { departmentid: dept } })).status).toBe(403);
+  });
+});
+
+describe('PUT /v3/:project_id/requests/:request_id/agent', () => {
+  it('hands the request from its bot to the agents of its department, without a body', async () => {
+    const p = await t.seedProject();
+    await onlyAvailable(t, p, [p.agent, p.admin]);
+    const bot = (await t.post(`/v3/${p.projectId}/bots`, { token: p.owner.token, body: { name: 'Helper', template: 'blank' } })).body._id;
+    const dept = await department(p, { routing: 'assigned', id_bot: bot, id_group: await group(p, [p.admin.userId]) });
+    const requestId = await openRequest(t, p, { departmentid: dept });
+    const res = await t.put(path(p, requestId, '/agent'), { token: p.owner.token, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 200, hasBot: false, participants: [p.admin.userId], department: { _id: dept } });
+  });
+
+  it('answers 409 for a closed request and 404 for an unknown one', async () => {
+    const p = await t.seedProject();
+    const requestId = await openRequest(t, p);
+    await close(p, requestId);
+    expect((await t.put(path(p, requestId, '/agent'), { token: p.owner.token })).status).toBe(409);
+    expect((await t.put(path(p, newRequestId(), '/agent'), { token: p.owner.token })).status).toBe(404);
+  });
+
+  it('needs the agent role', async () => {
+    const p = await t.seedProject();
+    const requestId = await openRequest(t, p);
+    expect((await t.put(path(p, requestId, '/agent'), { token: p.user.token })).status).toBe(403);
+    expect((await t.put(path(p, requestId, '/agent'), { token: p.guest.token })).status).toBe(403);
+  });
+});
+
 describe('participants', () => {
   it('adds an agent (SERVED) and removes the last one (UNSERVED), keeping counts', async () => {
     const p = await t.seedProject();
@@ -233,21 +290,30 @@ describe('participants', () => {
     expect(await load(p, p.agent)).toBe(0);
   });
 
-  it('answers 409 for a member already there, 400 for a stranger, 404 for removing a non-participant', async () => {
+  it('answers 409 for a member already there, 400 for a stranger', async () => {
     const p = await t.seedProject();
     await onlyAvailable(t, p, [p.agent]);
     const requestId = await openRequest(t, p);
     expect((await t.post(path(p, requestId, '/participants'), { token: p.owner.token, body: { member: p.agent.userId } })).status).toBe(409);
     expect((await t.post(path(p, requestId, '/participants'), { token: p.owner.token, body: { member: 'nobody' } })).body.field).toBe('member');
-    expect((await t.delete(path(p, requestId, `/participants?member=${p.admin.userId}`), { token: p.owner.token })).status).toBe(404);
+  });
+
+  it('answers 200 with the request unchanged for removing (query member form) someone who does not take part', async () => {
+    const p = await t.seedProject();
+    await onlyAvailable(t, p, [p.agent]);
+    const requestId = await openRequest(t, p);
+    const res = await t.delete(path(p, requestId, `/participants?member=${p.admin.userId}`), { token: p.owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ request_id: requestId, participants: [p.agent.userId] });
   });
 
   it('replaces the participants from a JSON array, bots included', async () => {
     const p = await t.seedProject();
     await onlyAvailable(t, p, [p.agent]);
     const requestId = await openRequest(t, p);
-    const res = await t.put(path(p, requestId, '/participants'), { token: p.owner.token, body: [p.admin.userId, 'bot_helper'] });
-    expect(res.body).toMatchObject({ participants: [p.admin.userId, 'bot_helper'], participatingAgents: [p.admin.userId], participatingBots: ['helper'], hasBot: true });
+    const bot = (await t.post(`/v3/${p.projectId}/bots`, { token: p.owner.token, body: { name: 'Helper', template: 'blank' } })).body._id;
+    const res = await t.put(path(p, requestId, '/participants'), { token: p.owner.token, body: [p.admin.userId, `bot_${bot}`] });
+    expect(res.body).toMatchObject({ participants: [p.admin.userId, `bot_${bot}`], participatingAgents: [p.admin.userId], participatingBots: [bot], hasBot: true });
     expect(await load(p, p.agent)).toBe(0);
     expect(await load(p, p.admin)).toBe(1);
   });

@@ -19,7 +19,7 @@ import { aliases as botAliases, routes as botRoutes } from '../modules/bots/sche
 import { routes as requestRoutes } from '../modules/requests/schema.js';
 import '../modules/requests/subscription.js';
 import { routes as messageRoutes } from '../modules/messages/schema.js';
-import { routes as routingRoutes } from '../modules/routing/schema.js';
+import { aliases as routingAliases, routes as routingRoutes } from '../modules/routing/schema.js';
 import { routes as presenceRoutes } from '../modules/presence/schema.js';
 import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
 
@@ -51,6 +51,7 @@ export const schema = builder.toSchema();
 /** Further paths of some fields (older names clients still call), served exactly as their route. */
 export const restAliases = {
   ...botAliases,
+  ...routingAliases,
 };
 
 export const restOptions = { routes: restRoutes, aliases: restAliases, title: 'Support platform REST API', version: '3' };

@@ -101,6 +101,11 @@ function copiedBotFields(source: Partial<Record<keyof typeof botFields, unknown>
   return { name, description, type, url, language: lang, webhook_enabled, webhook_url, attributes };
 }
 
+/** A bot of the project that is not deleted, or null; read in the caller's transaction (e.g. before it joins a request). */
+export function findLiveBot(db: Db | Tx, projectId: string, id: string) {
+  return db.bot.findFirst({ where: { id, id_project: projectId, trashed: false }, select: { id: true } });
+}
+
 export class BotService {
   constructor(
     private db: Db,

@@ -1,4 +1,5 @@
 import { Prisma, type Request } from '../../generated/prisma/client.js';
+import { forbidden, notFound, type AppError } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import { roleAtLeast } from '../teammates/roles.js';
 
@@ -6,7 +7,8 @@ import { roleAtLeast } from '../teammates/roles.js';
 // - admins and the owner: every request of the project;
 // - agents: requests they take part in or opened, plus requests without a human agent
 //   in one of their departments (or in none);
-// - users and guests (end users): only the requests they opened.
+// - users and guests (end users): only the requests they opened. Another visitor's request
+//   is not found for them (reading it), so an end user learns nothing about requests not theirs.
 
 export interface Viewer {
   /** ProjectUser id. */
@@ -54,6 +56,22 @@ export function canSee(scope: Scope, request: Request): boolean {
     request.participatingAgents.length === 0 &&
     (request.departmentId === null || scope.departmentIds.includes(request.departmentId))
   );
+}
+
+/**
+ * The answer to reading a request outside the scope: teammates work in the project and are
+ * refused (403); end users are told no such request exists (404), as for an unknown id.
+ */
+export function readRefusal(scope: Scope): AppError {
+  return scope.kind === 'own' ? notFound('request') : forbidden('you cannot see this request');
+}
+
+/**
+ * Notes are written by and for the agents: an end user reads their request without them. No
+ * teammate (a webhook payload, a bot) reads them as the request's own record does.
+ */
+export function readsNotes(viewer: { role: string } | null): boolean {
+  return !viewer || viewerKind(viewer.role) !== 'end-user';
 }
 
 /** The same rule as `canSee`, as a SQL condition on `r` (the Request table). */

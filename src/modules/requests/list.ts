@@ -36,19 +36,30 @@ const ddmmyyyy = z
     return date;
   });
 
+const knownStatuses = Object.values(RequestStatus) as number[];
+
+// Each value is a request state written in decimal digits ("1e2" or "0x64" are not 100).
 const statusFilter = z
   .string()
   .trim()
   .transform((value, ctx) => {
     if (value === 'all') return 'all' as const;
-    const values = value.split(',').map((s) => Number(s.trim()));
-    const known = Object.values(RequestStatus) as number[];
-    if (!values.length || values.some((v) => !known.includes(v))) {
-      ctx.addIssue({ code: 'custom', message: `must be all or a comma list of ${known.join(', ')}` });
+    const tokens = value.split(',').map((s) => s.trim());
+    if (tokens.some((token) => !/^\d{1,4}$/.test(token) || !knownStatuses.includes(Number(token)))) {
+      ctx.addIssue({ code: 'custom', message: `must be all or a comma list of ${knownStatuses.join(', ')}` });
       return z.NEVER;
     }
-    return values;
+    return tokens.map(Number);
   });
+
+/** Ticket numbers are a 32-bit integer column: anything outside 1..2^31-1 matches no ticket and is refused. */
+const maxTicket = 2 ** 31 - 1;
+const ticketNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}$/, `must be a ticket number from 1 to ${maxTicket}`)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= maxTicket, `must be a ticket number from 1 to ${maxTicket}`);
 
 const csv = z
   .string()
@@ -61,7 +72,7 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   status: statusFilter.optional(),
   start_date: ddmmyyyy.optional(),
   end_date: ddmmyyyy.optional(),
-  ticket_id: z.coerce.number().int('must be a ticket number').positive('must be a ticket number').optional(),
+  ticket_id: ticketNumber.optional(),
   dept_id: z.string().trim().min(1).optional(),
   lead: z.string().trim().min(1).optional(),
   hasBot: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),

@@ -3,8 +3,10 @@ import { definedArgs } from '../../graphql/args.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import { Teammate } from '../teammates/schema.js';
+import { readsNotes } from './access.js';
 import { actorOf, memberOf } from './actor.js';
 import type { RequestPage as Page } from './list.js';
+import { botParticipants, humanParticipants } from './participants.js';
 import { asRecord, relationsFor } from './relations.js';
 
 /** A request as a field returns it; list pages show the department as its identifier. */
@@ -47,7 +49,20 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       },
     }),
     requester_id: t.exposeString('requester_id'),
-    participants: t.exposeStringList('participants', { nullable: false }),
+    participants: t.exposeStringList('participants', {
+      nullable: false,
+      description: 'User ids and `bot_<id>` of those taking part, in the order they joined.',
+    }),
+    participantsAgents: t.stringList({
+      nullable: false,
+      description: 'User ids of the human participants, in join order.',
+      resolve: (r) => humanParticipants(r.participants),
+    }),
+    participantsBots: t.stringList({
+      nullable: false,
+      description: 'Bot ids (without `bot_`) of the bot participants, in join order.',
+      resolve: (r) => botParticipants(r.participants),
+    }),
     participatingAgents: t.exposeStringList('participatingAgents', { nullable: false }),
     participatingBots: t.exposeStringList('participatingBots', { nullable: false }),
     agents: t.field({
@@ -61,7 +76,11 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     language: t.exposeString('language'),
     userAgent: t.exposeString('userAgent'),
     tags: t.field({ type: 'JSON', description: 'Array of {tag, color?}.', resolve: (r) => r.tags }),
-    notes: t.field({ type: 'JSON', description: 'Array of {_id, text, createdBy, createdAt, updatedAt}.', resolve: (r) => r.notes }),
+    notes: t.field({
+      type: 'JSON',
+      description: 'Array of {_id, text, createdBy, createdAt, updatedAt}; empty for end users (users and guests).',
+      resolve: async (r, _args, ctx) => (readsNotes(await ctx.teammate(r.id_project)) ? r.notes : []),
+    }),
     rating: t.exposeInt('rating'),
     rating_message: t.exposeString('rating_message'),
     waiting_time: t.exposeFloat('waiting_time', { description: 'Milliseconds from the first visitor message to the first agent message.' }),
@@ -99,7 +118,8 @@ builder.queryFields((t) => ({
   requests: t.field({
     type: RequestPage,
     nullable: false,
-    description: 'Requests the caller may see: admins all, agents those they take part in plus unassigned ones of their departments.',
+    description:
+      'Requests the caller may see: admins all, agents those they take part in or opened plus unassigned ones of their departments, users and guests the ones they opened.',
     args: {
       project_id: t.arg.string({ required: true }),
       sortField: t.arg.string(),
@@ -110,7 +130,7 @@ builder.queryFields((t) => ({
       status: t.arg.string({ description: '100, 150, 1000, `all`, or a comma list; default: below 1000.' }),
       start_date: t.arg.string({ description: 'DD/MM/YYYY' }),
       end_date: t.arg.string({ description: 'DD/MM/YYYY (inclusive)' }),
-      ticket_id: t.arg.string(),
+      ticket_id: t.arg.string({ description: 'A ticket number, 1 to 2147483647.' }),
       dept_id: t.arg.string(),
       lead: t.arg.string(),
       hasBot: t.arg.string({ description: 'true or false' }),
@@ -119,15 +139,16 @@ builder.queryFields((t) => ({
       snap_lead_email: t.arg.string(),
       snap_lead_lead_id: t.arg.string(),
     },
-    authScopes: minRole('agent'),
+    authScopes: minRole('guest'),
     resolve: async (_root, { project_id, ...query }, ctx) =>
       ctx.services.requests.list(project_id, await memberOf(ctx, project_id), definedArgs(query)),
   }),
   request: t.field({
     type: Request,
     nullable: false,
+    description: 'One request the caller may see (see `requests`); another visitor\'s request is not found for an end user.',
     args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
-    authScopes: minRole('agent'),
+    authScopes: minRole('guest'),
     resolve: async (_root, args, ctx) => ctx.services.requests.get(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
   }),
   requestChatbotParameters: t.field({

@@ -9,7 +9,7 @@ import type { JobQueue } from '../../infra/job-queue.js';
 import type { RoutingDecision, RoutingService } from '../routing/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Actor } from './actor.js';
-import { canSee, scopeFor } from './access.js';
+import { canSee, scopeFor, readRefusal } from './access.js';
 import { offerWaitingJob } from './jobs.js';
 import { listRequests } from './list.js';
 import { withChatbotParameters } from '../bots/parameters.js';
@@ -104,6 +104,10 @@ export class RequestService {
     private queue: JobQueue,
   ) {}
 
+  /**
+   * Before a write: someone outside the scope is refused (403), end users included. Unlike a read,
+   * a write cannot answer "not found" for a taken id (a message to an unknown id opens it).
+   */
   async assertCanSee(db: Db | Tx, projectId: string, member: TeammateRecord, request: Request) {
     if (!canSee(await scopeFor(db, projectId, viewerOf(member)), request)) {
       throw forbidden('you cannot see this request');
@@ -119,12 +123,15 @@ export class RequestService {
     return this.records.get(event);
   }
 
+  /** One request as the member may read it (end users: their own, else 404). */
   async get(projectId: string, member: TeammateRecord, requestId: string) {
     const request = await findRequest(this.db, projectId, requestId);
-    await this.assertCanSee(this.db, projectId, member, request);
+    const scope = await scopeFor(this.db, projectId, viewerOf(member));
+    if (!canSee(scope, request)) throw readRefusal(scope);
     return request;
   }
 
+  /** The page of requests the member may see (end users: the ones they opened). */
   async list(projectId: string, member: TeammateRecord, query: unknown) {
     return listRequests(this.db, projectId, await scopeFor(this.db, projectId, viewerOf(member)), query);
   }

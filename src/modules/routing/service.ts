@@ -64,6 +64,14 @@ export class RoutingService {
     return tx.department.findFirst({ where: { id_project: projectId, default: true }, orderBy: { createdAt: 'asc' } });
   }
 
+  /** A request's department while it exists, else the project's default one (it may have been deleted). */
+  async departmentOrDefault(tx: Tx | Db, projectId: string, departmentId: string | null): Promise<Department | null> {
+    const department = departmentId
+      ? await tx.department.findFirst({ where: { id: departmentId, id_project: projectId } })
+      : null;
+    return department ?? this.department(tx, projectId);
+  }
+
   /**
    * Runs inside the caller's transaction. With `assigned` routing the candidate rows stay locked
    * (FOR UPDATE) until it commits, so concurrent decisions never push an agent past capacity.
