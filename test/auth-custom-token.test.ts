@@ -1,25 +1,16 @@
-import { createRequire } from 'node:module';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sdkClient, TiledeskClient } from './helpers/sdk.js';
 
 // Sign-in for users of a project's own site: the site signs a token with the project's secret
 // (POST /v3/:project_id/keys/generate) and the official SDK exchanges it for one of ours.
 
-type Callback<T> = (err: unknown, result: T) => void;
 interface SignInResult {
   success: boolean;
   token: string;
   user: { _id: string; firstname: string; lastname: string; email: string | null; externalId: string };
 }
-interface Sdk {
-  customAuthentication(token: string, apikey: string, options: { APIURL: string }, callback: Callback<SignInResult>): void;
-  new (options: { APIKEY: string; projectId: string; token: string; APIURL: string }): {
-    getProjectAvailableAgents(): Promise<Array<{ id: string }>>;
-  };
-}
-// The SDK is CommonJS without type declarations.
-const { TiledeskClient } = createRequire(import.meta.url)('@tiledesk/tiledesk-client') as { TiledeskClient: Sdk };
 
 let t: TestApp;
 let p: SeededProject;
@@ -49,7 +40,7 @@ function customToken(key: string, payload: object = externalUser(), options: jwt
 function customAuthentication(token: string) {
   return new Promise<SignInResult>((resolve, reject) =>
     TiledeskClient.customAuthentication(token, 'any-api-key', { APIURL: `${t.baseUrl}/v3` }, (err, result) =>
-      err ? reject(err) : resolve(result),
+      err ? reject(err) : resolve(result as SignInResult),
     ),
   );
 }
@@ -100,8 +91,8 @@ describe('POST /v3/auth/signinWithCustomToken', () => {
 
   it('returns a token that works for a call the user role may make', async () => {
     const result = await customAuthentication(customToken(secret));
-    const client = new TiledeskClient({ APIKEY: 'any-api-key', projectId: p.projectId, token: result.token, APIURL: `${t.baseUrl}/v3` });
-    const agents = await client.getProjectAvailableAgents();
+    const client = sdkClient(t.baseUrl, p.projectId, result.token);
+    const agents = await (client.getProjectAvailableAgents as () => Promise<Array<{ id: string }>>)();
     expect(agents.map((a) => a.id)).toContain(p.agent.userId);
   });
 

@@ -1,18 +1,9 @@
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.js';
+import { sdkCall, sdkClient } from './helpers/sdk.js';
 
 // The official SDK's openNow: the widget asks whether a project is open before anyone signs in,
 // so the SDK sends no Authorization header (its constructor still wants a token string).
-
-interface OpenNowClient {
-  openNow(callback: (err: { response?: { status: number } } | null, result?: { isopen: boolean }) => void): void;
-}
-interface Sdk {
-  new (options: { APIKEY: string; projectId: string; token: string; APIURL: string }): OpenNowClient;
-}
-// The SDK is CommonJS without type declarations.
-const { TiledeskClient } = createRequire(import.meta.url)('@tiledesk/tiledesk-client') as { TiledeskClient: Sdk };
 
 let t: TestApp;
 let owner: { token: string };
@@ -22,12 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function openNow(projectId: string) {
-  const client = new TiledeskClient({ APIKEY: 'any-api-key', projectId, token: 'not-a-real-token', APIURL: `${t.baseUrl}/v3` });
-  return new Promise<{ isopen: boolean }>((resolve, reject) =>
-    client.openNow((err, result) => (err ? reject(err) : resolve(result!))),
-  );
-}
+/** The SDK's openNow, from a client built with a made-up token: it sends no Authorization header. */
+const openNow = (projectId: string) => sdkCall<{ isopen: boolean }>(sdkClient(t.baseUrl, projectId, 'not-a-real-token'), 'openNow');
 
 async function project(name: string) {
   return (await t.post('/v3/projects', { token: owner.token, body: { name } })).body._id as string;

@@ -83,6 +83,31 @@ const plannedOnceOptions = '-c plan_cache_mode=force_generic_plan';
  */
 const maxPreparedPerConnection = 200;
 
+/**
+ * Connections of each pool, until they end. `pool.end()` resolves once it has asked its idle
+ * connections to end, before their sockets close: a database dropped or a server stopped in that
+ * moment terminates them, and their error would come after everything was closed.
+ */
+const openConnections = new WeakMap<pg.Pool, Set<pg.Client>>();
+
+function trackConnections(pool: pg.Pool) {
+  const open = new Set<pg.Client>();
+  openConnections.set(pool, open);
+  pool.on('connect', (client) => {
+    open.add(client);
+    client.once('end', () => open.delete(client));
+  });
+  return pool;
+}
+
+/** Ends a pool and waits until each of its connections has closed. */
+async function endPool(pool: pg.Pool) {
+  const open = [...(openConnections.get(pool) ?? [])];
+  const closed = open.map((client) => new Promise<void>((resolve) => client.once('end', () => resolve())));
+  await pool.end();
+  await Promise.all(closed);
+}
+
 /** The statement names each planned-once connection has prepared. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
@@ -164,12 +189,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let kind: Database['kind'];
   if (options.databaseUrl) {
     kind = 'postgres';
-    pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
-    plannedOnce = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: Math.max(2, Math.ceil(options.poolSize / 2)),
-      options: plannedOnceOptions,
-    });
+    pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize }));
+    plannedOnce = trackConnections(
+      new pg.Pool({
+        connectionString: options.databaseUrl,
+        max: Math.max(2, Math.ceil(options.poolSize / 2)),
+        options: plannedOnceOptions,
+      }),
+    );
     adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
   } else {
     kind = 'pglite';
@@ -204,8 +231,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close() {
       closing ??= (async () => {
         await client.$disconnect();
-        await pool?.end();
-        await plannedOnce?.end();
+        await Promise.all([pool && endPool(pool), plannedOnce && endPool(plannedOnce)]);
         await closeDriver();
       })();
       return closing;

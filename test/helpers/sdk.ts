@@ -15,7 +15,10 @@ export interface SdkClient {
 }
 
 interface SdkModule {
-  TiledeskClient: new (options: { APIKEY: string; projectId: string; token: string; APIURL: string }) => SdkClient;
+  TiledeskClient: {
+    new (options: { APIKEY: string; projectId: string; token: string; APIURL: string }): SdkClient;
+    customAuthentication(token: string, apikey: string, options: { APIURL: string }, callback: Callback<unknown>): void;
+  };
 }
 
 export const { TiledeskClient } = createRequire(import.meta.url)('@tiledesk/tiledesk-client') as SdkModule;
