@@ -1,6 +1,7 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { useNoNulCharacters } from './graphql/no-nul.js';
+import { useInputGuard } from './graphql/input-guard.js';
+import { useIntrospectionPolicy } from './graphql/introspection.js';
 import { useReleaseOperationCaches } from './graphql/release.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -130,7 +131,8 @@ export function buildApp(infra: Infrastructure): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: config.env === 'production' },
       }),
-      useNoNulCharacters(),
+      useInputGuard(),
+      useIntrospectionPolicy(config.graphql.introspection),
       useCompiledQueries(),
       useReleaseOperationCaches(),
       useBotImportUpload(),

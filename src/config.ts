@@ -68,6 +68,8 @@ const envSchema = z.object({
   EMBEDDINGS_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).max(16_000).optional(),
   GRAPHIQL: bool.optional(),
+  // Who may introspect the schema: everyone, signed-in callers only, or nobody.
+  GRAPHQL_INTROSPECTION: z.enum(['public', 'authenticated', 'off']).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -128,7 +130,7 @@ export interface Config {
   wsMaxPayloadBytes: number;
   /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
   presenceTtlMs: number;
-  graphql: { maxDepth: number; maxAliases: number; maxCost: number; graphiql: boolean };
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; graphiql: boolean; introspection: 'public' | 'authenticated' | 'off' };
   signinThrottle: { maxFailures: number; windowSeconds: number };
   /** How long an account or membership lookup is reused; changes invalidate it on every node. */
   authCacheMs: number;
@@ -222,6 +224,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxAliases: env.GRAPHQL_MAX_ALIASES,
       maxCost: env.GRAPHQL_MAX_COST,
       graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
+      // Production keeps the schema from anonymous callers unless told otherwise.
+      introspection: env.GRAPHQL_INTROSPECTION ?? (env.NODE_ENV === 'production' ? 'authenticated' : 'public'),
     },
     signinThrottle: { maxFailures: env.SIGNIN_MAX_FAILURES, windowSeconds: env.SIGNIN_WINDOW_SECONDS },
     authCacheMs: env.AUTH_CACHE_MS,

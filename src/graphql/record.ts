@@ -29,6 +29,8 @@ export interface RouteConfig {
   description?: string;
   /** Body fields whose explicit null reaches the field as null (REST reads other nulls as "not given"). */
   keepsNull?: readonly string[];
+  /** Arguments read from the JSON body only, refused in the query string (credentials). */
+  bodyOnly?: readonly string[];
 }
 export type RestRoutes = Record<string, RouteConfig>;
 /** More routes for a field of RestRoutes (an older path, another method), served exactly as its route is. */

@@ -27,7 +27,7 @@ export function withoutNestedArguments(document: DocumentNode): DocumentNode {
 }
 
 interface OpenApiOperation {
-  parameters?: Array<{ name: string }>;
+  parameters?: Array<{ name: string; in?: string }>;
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
 }
 
@@ -45,7 +45,8 @@ export function documentRootArgumentsOnly(router: DocumentedRouter, schema: Grap
     const own = type?.getFields()[fieldName]?.args.map((a) => a.name);
     const operation = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     if (!own || !operation) continue;
-    operation.parameters = operation.parameters?.filter((p) => own.includes(p.name));
+    // Body-only arguments (credentials) are no query parameters.
+    operation.parameters = operation.parameters?.filter((p) => own.includes(p.name) && !(p.in === 'query' && route.bodyOnly?.includes(p.name)));
     for (const content of Object.values(operation.requestBody?.content ?? {})) {
       const properties = content.schema?.properties ?? {};
       for (const name of Object.keys(properties)) if (!own.includes(name)) delete properties[name];

@@ -4,7 +4,7 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody, type ErrorBody } from '../errors.js';
 import { coercionField } from './coercion-field.js';
-import { keepingNulls, withExplicitNulls } from './explicit-nulls.js';
+import { checkingInput, routeInputRules, withExplicitNulls } from './route-input.js';
 import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
 import { replyOf, type Reply } from '../http/node-request.js';
 import { withRestNames } from './shape.js';
@@ -171,10 +171,11 @@ export function createRestApi(options: RestOptions): RestApi {
       });
       // Matching through SOFA's router tries every pattern in turn; this table is compiled once.
       // An alias runs its target's handler directly (same parameter names, same execution).
-      const nullable = Object.values(options.routes).filter((r) => r.keepsNull?.length);
+      // Each route's input is checked before SOFA reads it (route-input.ts).
+      const configs = Object.entries(options.routes);
       const generated = (handler as unknown as { __routes: RouteEntry[] }).__routes.map((route) => {
-        const config = nullable.find((r) => r.method === route.method && r.path === route.path);
-        return config ? keepingNulls(route, config.keepsNull!) : route;
+        const found = configs.find(([, r]) => r.method === route.method && r.path === route.path);
+        return found ? checkingInput(route, routeInputRules(schema, found[0], found[1])) : route;
       });
       const handlerOf = (method: string, path: string) => generated.find((r) => r.method === method && r.path === path)?.handler;
       const aliases = aliasRoutes(options.routes, options.aliases ?? {}).map(({ alias, target }) => ({

@@ -78,8 +78,9 @@ builder.queryField('me', (t) =>
 );
 
 export const routes: RestRoutes = {
-  'Mutation.signup': { method: 'POST', path: '/auth/signup' },
-  'Mutation.signin': { method: 'POST', path: '/auth/signin' },
+  // Credentials come in the body only: URLs end up in logs, histories and caches.
+  'Mutation.signup': { method: 'POST', path: '/auth/signup', bodyOnly: ['email', 'password'] },
+  'Mutation.signin': { method: 'POST', path: '/auth/signin', bodyOnly: ['email', 'password'] },
   'Mutation.signinAnonymously': { method: 'POST', path: '/auth/signinAnonymously' },
   'Mutation.signinWithCustomToken': { method: 'POST', path: '/auth/signinWithCustomToken' },
   'Query.me': { method: 'GET', path: '/auth/me' },
