@@ -216,6 +216,8 @@ async function retrievalQuality() {
     EMBEDDINGS_BASE_URL: embeddings.url,
     EMBEDDINGS_MODEL: 'hashed-bag-of-words',
     EMBEDDINGS_DIMENSIONS: '256',
+    RATE_LIMIT_REQUESTS: '1000000000',
+    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
   });
   const server = await startServer(config, { inMemory: true });
   try {

@@ -15,12 +15,17 @@ import { createListener, fromLane, type NodeListener } from './http/listener.js'
 import { restLane } from './http/rest-lane.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
+import { clientAddress, contextAddress, useClientAddress } from './http/client-address.js';
+import { rateLimitGate } from './http/rate-limit.js';
+import { idempotencyLane } from './http/idempotency.js';
+import { IdempotencyKeys } from './infra/idempotency.js';
 import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
 import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
 import { useKbUpload } from './modules/kb/upload.js';
 import { useBotImportUpload } from './modules/bots/upload.js';
 import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
+import { useLiveSubscriptions } from './realtime/plugin.js';
 
 // Builds the HTTP application (GraphQL, REST, health) without listening.
 
@@ -30,10 +35,6 @@ export interface App {
   listener: NodeListener;
   services: Services;
   infra: Infrastructure;
-}
-
-function clientIp(serverContext: { req?: IncomingMessage }) {
-  return serverContext.req?.socket?.remoteAddress ?? '127.0.0.1';
 }
 
 /** Refuses bodies over the limit before anything reads them. */
@@ -114,8 +115,9 @@ export function buildApp(infra: Infrastructure): App {
         return new GraphQLError(message);
       },
     },
-    context: ({ request, ...serverContext }) => buildContext(services, request, clientIp(serverContext)),
+    context: ({ request, ...serverContext }) => buildContext(services, request, contextAddress(serverContext)),
     plugins: [
+      useClientAddress(),
       useRequestLog(infra),
       // Uploads have their own, larger limit (FILE_MAX_BYTES), enforced while reading them.
       useFileRoutes(services),
@@ -135,6 +137,8 @@ export function buildApp(infra: Infrastructure): App {
       useIntrospectionPolicy(config.graphql.introspection),
       useCompiledQueries(),
       useReleaseOperationCaches(),
+      // Subscriptions end when the caller's access to what they follow does; resumes are bounded.
+      useLiveSubscriptions(services),
       useBotImportUpload(),
       useRequestArrayBodies(),
       rest.plugin,
@@ -152,6 +156,22 @@ export function buildApp(infra: Infrastructure): App {
     graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
     chunkedBodyLane({ yoga, bodyLimitBytes: config.bodyLimitBytes }),
   ];
-  const listener = createListener(lanes, yoga, infra.logger);
+  const gate = rateLimitGate({
+    limits: config.rateLimit,
+    limiters: infra.limiters,
+    isVouched: (credential) => services.auth.isVouched(credential),
+    graphqlEndpoint: '/graphql',
+  });
+  // POSTs with an Idempotency-Key run through the lanes once, then answer again from the database.
+  const keyed = idempotencyLane({
+    lanes,
+    yoga,
+    rest,
+    keys: new IdempotencyKeys(infra.database.prisma, infra.logger),
+    identify: (req) => services.auth.authenticate(req.headers.authorization ?? null, clientAddress(req)),
+    config,
+    logger: infra.logger,
+  });
+  const listener = createListener([keyed, ...lanes], yoga, infra.logger, gate);
   return { yoga, listener, services, infra };
 }

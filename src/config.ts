@@ -10,6 +10,10 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+// Durations of the shared counters: in memory they expire by timer, and node's timers end within
+// 2^31 ms (24.8 days).
+const counterSeconds = z.coerce.number().int().positive().max(1_728_000, 'must be at most 1728000 (20 days)');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -23,18 +27,29 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().default('sp'),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]?$/, 'must be a duration such as 3600, 30m, 12h or 7d').default('7d'),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  // How far back (in events of the project) a subscription may resume with `after`.
+  REALTIME_REPLAY_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
   PRESENCE_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(15),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().positive().default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
   SIGNIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
-  SIGNIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  SIGNIN_LOCK_SECONDS: counterSeconds.default(60),
+  SIGNIN_MAX_LOCK_SECONDS: counterSeconds.default(3600),
+  SIGNIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().positive().default(100),
+  SIGNIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().positive().default(50),
+  SIGNIN_WINDOW_SECONDS: counterSeconds.default(86_400),
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
+  // One address may hide many people (an office, a mobile carrier): twice a token's budget.
+  RATE_LIMIT_ANONYMOUS_REQUESTS: z.coerce.number().int().positive().default(1200),
+  RATE_LIMIT_WINDOW_SECONDS: counterSeconds.default(60),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
@@ -51,6 +66,8 @@ const envSchema = z.object({
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   // Stored sizes are 32-bit integers: a larger limit would let an upload overflow its column.
   FILE_MAX_BYTES: z.coerce.number().int().positive().max(2 ** 31 - 1).default(10 * 1024 * 1024),
+  // Images are decoded for thumbnails: a larger one (width x height) is refused before decoding.
+  FILE_MAX_PIXELS: z.coerce.number().int().positive().default(50_000_000),
   FILE_ALLOWED_TYPES: z
     .string()
     .regex(/^\s*[\w.+-]+\/(\*|[\w.+-]+)\s*(,\s*[\w.+-]+\/(\*|[\w.+-]+)\s*)*$/, 'must be a comma list of media types such as image/png,audio/*')
@@ -59,6 +76,14 @@ const envSchema = z.object({
   KB_CHUNK_OVERLAP: z.coerce.number().int().min(0).max(10_000).default(200),
   KB_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   KB_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  KB_INFLATE_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  KB_ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  KB_EXTRACT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  // Below 128 MB a worker cannot even load the PDF and Word parsers.
+  KB_EXTRACT_MAX_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
+  KB_EXTRACT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  KB_SITEMAP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  KB_SITEMAP_MAX_DOCUMENTS: z.coerce.number().int().positive().default(50),
   LLM_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
@@ -122,16 +147,35 @@ export interface Config {
   databasePoolSize: number;
   redisUrl?: string;
   redisPrefix: string;
+  /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
+  redisCommandTimeoutMs: number;
   jwtSecret: string;
   jwtExpiresInSeconds: number;
   bcryptRounds: number;
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   wsMaxPayloadBytes: number;
+  /** A subscription's `after` may be at most this many events behind the project's latest. */
+  replayMaxEvents: number;
   /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
   presenceTtlMs: number;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; graphiql: boolean; introspection: 'public' | 'authenticated' | 'off' };
-  signinThrottle: { maxFailures: number; windowSeconds: number };
+  /**
+   * Failed credential checks (passwords, custom tokens, bot and server tokens). One account from
+   * one address: after `maxFailures` consecutive failures it waits `lockSeconds`, doubled at each
+   * further failure up to `maxLockSeconds`. One address over all accounts, and one account from
+   * addresses it never signed in from: `addressMaxFailures` / `accountMaxFailures` per window.
+   */
+  signinThrottle: {
+    maxFailures: number;
+    lockSeconds: number;
+    maxLockSeconds: number;
+    addressMaxFailures: number;
+    accountMaxFailures: number;
+    windowSeconds: number;
+  };
+  /** Requests per window for each token, and for each address of calls without credentials. */
+  rateLimit: { requests: number; anonymousRequests: number; windowSeconds: number };
   /** How long an account or membership lookup is reused; changes invalidate it on every node. */
   authCacheMs: number;
   projectCacheMs: number;
@@ -152,13 +196,28 @@ export interface Config {
     workerLockMs: number;
   };
   /** Knowledge bases: chunking and the limits on documents fetched from urls or uploaded. */
-  kb: { chunkSize: number; chunkOverlap: number; fetchMaxBytes: number; fetchTimeoutMs: number };
+  kb: {
+    chunkSize: number;
+    chunkOverlap: number;
+    fetchMaxBytes: number;
+    fetchTimeoutMs: number;
+    /** Bytes everything decompressed from one document (archive entries, PDF streams, content encodings) may add up to. */
+    inflateMaxBytes: number;
+    archiveMaxEntries: number;
+    /** PDF and Word documents are read in worker threads: time and heap each document may take, and how many threads. */
+    extractTimeoutMs: number;
+    extractMaxMemoryMb: number;
+    extractWorkers: number;
+    /** One deadline for a whole `POST /kb/sitemap` call, and the sitemap documents it may fetch. */
+    sitemapTimeoutMs: number;
+    sitemapMaxDocuments: number;
+  };
   /** OpenAI-compatible chat endpoint for answers (no baseUrl: extractive answers); model is the default of new knowledge bases. */
   llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number };
   /** OpenAI-compatible embeddings endpoint; null: lexical retrieval only. */
   embeddings: { baseUrl: string; apiKey?: string; model: string; dimensions?: number } | null;
-  /** Uploads: size limit and the media types accepted (detected from the bytes; `type/*` wildcards). */
-  files: { maxBytes: number; allowedTypes: string[] };
+  /** Uploads: size limit, the media types accepted (detected from the bytes; `type/*` wildcards), pixel budget of images. */
+  files: { maxBytes: number; allowedTypes: string[]; maxPixels: number };
 }
 
 export class ConfigError extends Error {}
@@ -212,12 +271,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databasePoolSize: env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(),
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
+    redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     jwtSecret: overrides.jwtSecret ?? env.JWT_SECRET ?? embeddedJwtSecret(dataDir),
     jwtExpiresInSeconds: durationToSeconds(env.JWT_EXPIRES_IN),
     bcryptRounds: env.BCRYPT_ROUNDS,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     wsMaxPayloadBytes: env.WS_MAX_PAYLOAD_BYTES,
+    replayMaxEvents: env.REALTIME_REPLAY_MAX_EVENTS,
     presenceTtlMs: Math.max(300, durationToMs(env.PRESENCE_TTL)),
     graphql: {
       maxDepth: env.GRAPHQL_MAX_DEPTH,
@@ -227,7 +288,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       // Production keeps the schema from anonymous callers unless told otherwise.
       introspection: env.GRAPHQL_INTROSPECTION ?? (env.NODE_ENV === 'production' ? 'authenticated' : 'public'),
     },
-    signinThrottle: { maxFailures: env.SIGNIN_MAX_FAILURES, windowSeconds: env.SIGNIN_WINDOW_SECONDS },
+    signinThrottle: {
+      maxFailures: env.SIGNIN_MAX_FAILURES,
+      lockSeconds: env.SIGNIN_LOCK_SECONDS,
+      maxLockSeconds: Math.max(env.SIGNIN_LOCK_SECONDS, env.SIGNIN_MAX_LOCK_SECONDS),
+      addressMaxFailures: env.SIGNIN_ADDRESS_MAX_FAILURES,
+      accountMaxFailures: env.SIGNIN_ACCOUNT_MAX_FAILURES,
+      windowSeconds: env.SIGNIN_WINDOW_SECONDS,
+    },
+    rateLimit: {
+      requests: env.RATE_LIMIT_REQUESTS,
+      anonymousRequests: env.RATE_LIMIT_ANONYMOUS_REQUESTS,
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+    },
     authCacheMs: env.AUTH_CACHE_MS,
     projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
@@ -248,6 +321,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       chunkOverlap: env.KB_CHUNK_OVERLAP,
       fetchMaxBytes: env.KB_FETCH_MAX_BYTES,
       fetchTimeoutMs: env.KB_FETCH_TIMEOUT_MS,
+      inflateMaxBytes: env.KB_INFLATE_MAX_BYTES,
+      archiveMaxEntries: env.KB_ARCHIVE_MAX_ENTRIES,
+      extractTimeoutMs: env.KB_EXTRACT_TIMEOUT_MS,
+      extractMaxMemoryMb: env.KB_EXTRACT_MAX_MEMORY_MB,
+      extractWorkers: env.KB_EXTRACT_WORKERS,
+      sitemapTimeoutMs: env.KB_SITEMAP_TIMEOUT_MS,
+      sitemapMaxDocuments: env.KB_SITEMAP_MAX_DOCUMENTS,
     },
     // An API key alone means the public OpenAI endpoint.
     llm: {
@@ -269,6 +349,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowedTypes: env.FILE_ALLOWED_TYPES
         ? env.FILE_ALLOWED_TYPES.split(',').map((t) => t.trim().toLowerCase())
         : defaultAllowedFileTypes,
+      maxPixels: env.FILE_MAX_PIXELS,
     },
     ...overrides,
   };

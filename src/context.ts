@@ -25,7 +25,7 @@ export function buildContext(services: Services, request: Request, clientIp: str
     request,
     clientIp,
     principal() {
-      principal ??= services.auth.authenticate(request.headers.get('authorization'));
+      principal ??= services.auth.authenticate(request.headers.get('authorization'), clientIp);
       return principal;
     },
     teammate(projectId) {

@@ -27,7 +27,7 @@ export function createServices(infra: Infrastructure) {
   const conversations = createConversationServices(infra, teammates);
   return {
     infra,
-    auth: new AuthService(db, infra.eventLog, infra.config),
+    auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters),
     projects: new ProjectService(db, infra.eventLog, infra.config.projectCacheMs),
     teammates,
     webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger),

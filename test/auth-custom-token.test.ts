@@ -267,8 +267,8 @@ describe('GraphQL', () => {
 describe('throttling', () => {
   let throttled: TestApp;
   beforeAll(async () => {
-    // One failure per e-mail, four per client address.
-    throttled = await createTestApp({ SIGNIN_MAX_FAILURES: '1' });
+    // Four consecutive failures for one project from one address lock that pair.
+    throttled = await createTestApp({ SIGNIN_MAX_FAILURES: '4' });
   });
   afterAll(() => throttled.close());
 

@@ -74,6 +74,22 @@ describe('external bots', () => {
     expect(delivery.headers['webhook-signature']).toBe(sign(bot.secret, id, timestamp, delivery.raw));
   });
 
+  it('receive no header that equals or reveals the bot secret, nor one that signs like it', async () => {
+    const { bot, departmentId } = await externalBot();
+    await send(t, p.projectId, p.guest.token, newRequestId(), { text: 'Keep it to yourself', departmentid: departmentId });
+    const delivery = await deliveredText('Keep it to yourself');
+    const encoded = bot.secret.replace(/^whsec_/, '');
+    const bytes = Buffer.from(encoded, 'base64');
+    const forms = [bot.secret, encoded, bytes.toString('hex'), bytes.toString('base64url'), bytes.toString('latin1')].map((f) => f.toLowerCase());
+    const id = String(delivery.headers['webhook-id']);
+    const timestamp = Number(delivery.headers['webhook-timestamp']);
+    const forged = JSON.stringify({ ...delivery.body, payload: { ...delivery.body.payload, text: 'forged' } });
+    for (const [name, value] of Object.entries(delivery.headers)) {
+      expect(forms.filter((form) => String(value).toLowerCase().includes(form)), name).toEqual([]);
+      expect(sign(String(value), id, timestamp, forged), name).not.toBe(sign(bot.secret, id, timestamp, forged));
+    }
+  });
+
   it('answer through the REST API with the token and appear as the bot in the conversation', async () => {
     const { bot, departmentId } = await externalBot();
     script.push(async (delivery) => {

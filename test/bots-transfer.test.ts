@@ -216,11 +216,7 @@ describe('POST and PUT /v3/:project_id/bots/fork/:id', () => {
 
   it('forks into another project where the caller is admin', async () => {
     const source = await createBot({ template: 'handoff' });
-    const invite = await t.post(`/v3/${other.projectId}/project_users/invite`, {
-      token: other.owner.token,
-      body: { email: p.admin.email, role: 'admin' },
-    });
-    expect(invite.status).toBe(200);
+    await t.addMember(other.projectId, other.owner.token, p.admin, 'admin');
     const res = await t.post(bots(`/fork/${source._id}?projectid=${other.projectId}`), { token: p.admin.token });
     expect(res.status).toBe(200);
     const copy = await t.get(bots(`/${res.body.bot_id}`, other.projectId), { token: other.owner.token });
@@ -242,11 +238,7 @@ describe('POST and PUT /v3/:project_id/bots/fork/:id', () => {
 
   it('answers 403 for a project where the caller is only an agent', async () => {
     const source = await createBot({ template: 'blank' });
-    const agentThere = await t.post(`/v3/${other.projectId}/project_users/invite`, {
-      token: other.owner.token,
-      body: { email: p.owner.email, role: 'agent' },
-    });
-    expect(agentThere.status).toBe(200);
+    await t.addMember(other.projectId, other.owner.token, p.owner, 'agent');
     const res = await t.post(bots(`/fork/${source._id}?projectid=${other.projectId}`), { token: p.owner.token });
     expect(res.status).toBe(403);
   });

@@ -9,6 +9,7 @@ import { createTestServer, type SeededProject, type TestApp } from './helpers/ap
 import { eventually, openRequest, send } from './helpers/conversations.js';
 import { productionMode } from './helpers/environment.js';
 import { connect, subscribe } from './helpers/realtime.js';
+import { errorCodes, rawSocket } from './helpers/raw-socket.js';
 
 // Several server nodes sharing one database and one Redis prefix (production mode only).
 
@@ -82,11 +83,32 @@ describe.skipIf(!productionMode)('two nodes sharing Redis', () => {
 
   it('end a removed teammate\'s access on node B at once', async () => {
     const member = await a.client.newUser('leaver');
-    const invited = await a.client.post(`/v3/${p.projectId}/project_users/invite`, { token: p.owner.token, body: { email: member.email, role: 'agent' } });
+    const teammate = await a.client.addMember(p.projectId, p.owner.token, member);
     const path = `/v3/projects/${p.projectId}`;
     expect((await b.client.get(path, { token: member.token })).status).toBe(200);
-    await a.client.delete(`/v3/${p.projectId}/project_users/${invited.body.project_user._id}`, { token: p.owner.token });
+    await a.client.delete(`/v3/${p.projectId}/project_users/${teammate._id}`, { token: p.owner.token });
     await eventually(async () => (await b.client.get(path, { token: member.token })).status === 403);
+  });
+
+  it('end a removed teammate\'s subscription on node A within seconds of node B removing them', async () => {
+    const account = await a.client.newUser('leaver');
+    const teammate = await a.client.addMember(p.projectId, p.owner.token, account, 'agent');
+    const socket = await rawSocket(a.url, account.token);
+    try {
+      socket.subscribe('events', 'subscription($p: String!) { projectEvents(project_id: $p) { seq } }', { p: p.projectId });
+      // Live once it has delivered an event (changes made on node B).
+      const pokes: Promise<unknown>[] = [];
+      const poke = setInterval(() => pokes.push(b.client.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { at: Date.now() } } })), 50);
+      await socket.waitFor((m) => m.id === 'events' && m.type === 'next').finally(() => clearInterval(poke));
+      await Promise.all(pokes);
+      const started = Date.now();
+      await b.client.delete(`/v3/${p.projectId}/project_users/${teammate._id}`, { token: p.owner.token });
+      const end = await socket.waitFor((m) => m.id === 'events' && (m.type === 'error' || !!m.payload?.errors));
+      expect(errorCodes(end)).toEqual(['FORBIDDEN']);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      socket.close();
+    }
   });
 
   it('keep a teammate online until their last socket closes, whichever node holds it', async () => {

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../src/infra/database.js';
 import { RetryJobError } from '../src/infra/job-queue.js';
+import { sign } from '../src/modules/webhooks/signature.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
@@ -42,7 +43,24 @@ async function project() {
 async function subscribe(projectId: string, event: string, target: string) {
   const res = await t.post(`/v3/${projectId}/subscriptions`, { token: seeded.owner.token, body: { event, target } });
   expect(res.status).toBe(200);
-  return res.body as { _id: string; secret: string };
+  return res.body as { _id: string; secret: string; signingSecret: string };
+}
+
+/**
+ * The forms a Standard Webhooks key can take in text: `whsec_...`, its base64 key, and the key's
+ * bytes as hex, base64url and latin1. A header holding any of them gives the key away.
+ */
+function keyForms(signingSecret: string) {
+  const encoded = signingSecret.replace(/^whsec_/, '');
+  const bytes = Buffer.from(encoded, 'base64');
+  return [signingSecret, encoded, bytes.toString('hex'), bytes.toString('base64url'), bytes.toString('latin1')];
+}
+
+/** The headers (name: value) that hold any form of any of the signing keys. */
+function headersRevealing(headers: Record<string, unknown> | Headers, ...signingSecrets: string[]) {
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers).map(([k, v]) => [k, String(v)]);
+  const forms = signingSecrets.flatMap(keyForms).map((f) => f.toLowerCase());
+  return entries.filter(([, value]) => forms.some((form) => value.toLowerCase().includes(form))).map(([name, value]) => `${name}: ${value}`);
 }
 
 /** Logs a domain event the way a module does: the change and the event in one transaction. */
@@ -78,7 +96,7 @@ const requestRow = (projectId: string) => ({
 });
 
 describe('subscriptions', () => {
-  it('creation returns the record with a whsec_ secret, also in the x-hook-secret header', async () => {
+  it('creation answers the record with a whsec_ signing key and a legacy secret, the latter also in the x-hook-secret header', async () => {
     const projectId = await project();
     const res = await t.post(`/v3/${projectId}/subscriptions`, {
       token: seeded.owner.token,
@@ -86,19 +104,22 @@ describe('subscriptions', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ event: 'message.create', target: 'https://example.com/hook', id_project: projectId, __v: 0 });
-    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
+    expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
+    expect(res.body.secret).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.headers.get('x-hook-secret')).toBe(res.body.secret);
+    expect(headersRevealing(res.headers, res.body.signingSecret)).toEqual([]);
     expect(res.body._id).toBe(res.body.id);
   });
 
-  it('never shows the secret after creation', async () => {
+  it('never shows the secrets after creation', async () => {
     const projectId = await project();
-    const { _id, secret } = await subscribe(projectId, 'lead.create', 'https://example.com/a');
+    const { _id, secret, signingSecret } = await subscribe(projectId, 'lead.create', 'https://example.com/a');
     const one = await t.get(`/v3/${projectId}/subscriptions/${_id}`, { token: seeded.owner.token });
     const list = await t.get(`/v3/${projectId}/subscriptions`, { token: seeded.owner.token });
     expect(one.status).toBe(200);
     expect(list.body.map((s: { _id: string }) => s._id)).toEqual([_id]);
     expect(JSON.stringify([one.body, list.body])).not.toContain(secret);
+    expect(JSON.stringify([one.body, list.body])).not.toContain(signingSecret.replace(/^whsec_/, ''));
   });
 
   it.each([
@@ -179,12 +200,13 @@ describe('subscriptions', () => {
   it('works through GraphQL too', async () => {
     const projectId = await project();
     const created = await t.gql(
-      `mutation ($p: String!) { createWebhookSubscription(project_id: $p, event: "bot.create", target: "https://example.com/g") { id secret event } }`,
+      `mutation ($p: String!) { createWebhookSubscription(project_id: $p, event: "bot.create", target: "https://example.com/g") { id secret signingSecret event } }`,
       { p: projectId },
       seeded.owner.token,
     );
     expect(created.body.errors).toBeUndefined();
-    expect(created.body.data.createWebhookSubscription.secret).toMatch(/^whsec_/);
+    expect(created.body.data.createWebhookSubscription.signingSecret).toMatch(/^whsec_/);
+    expect(created.body.data.createWebhookSubscription.secret).not.toBe(created.body.data.createWebhookSubscription.signingSecret);
     const listed = await t.gql(`query ($p: String!) { webhookSubscriptions(project_id: $p) { id event target } }`, { p: projectId }, seeded.owner.token);
     expect(listed.body.data.webhookSubscriptions).toEqual([
       { id: created.body.data.createWebhookSubscription.id, event: 'bot.create', target: 'https://example.com/g' },
@@ -203,14 +225,50 @@ describe('delivery', () => {
     const [got] = await r.waitFor(1);
     expect(got.method).toBe('POST');
     expect(got.headers['content-type']).toBe('application/json');
-    expect(verify(sub.secret, got as never)).toBeTruthy();
-    expect(got.headers['x-hook-secret']).toBe(sub.secret);
+    expect(verify(sub.signingSecret, got as never)).toBeTruthy();
     expect(Object.keys(got.json).sort()).toEqual(['hook', 'payload', 'timestamp']);
     expect(typeof got.json.timestamp).toBe('number');
     expect(got.json.payload).toMatchObject({ _id: lead.id, id: lead.id, fullname: 'Ada', email: 'ada@example.test', id_project: projectId, __v: 0 });
     const hook = await t.get(`/v3/${projectId}/subscriptions/${sub._id}`, { token: seeded.owner.token });
     expect(got.json.hook).toEqual(hook.body);
     expect(got.body).not.toContain(sub.secret);
+    expect(got.body).not.toContain(sub.signingSecret.replace(/^whsec_/, ''));
+  });
+
+  it('carries the secret the creation answered in x-hook-secret, for legacy receivers', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const created = await t.post(`/v3/${projectId}/subscriptions`, { token: seeded.owner.token, body: { event: 'lead.create', target: r.url } });
+    // What a Tiledesk receiver keeps from the creation answer and compares with every delivery.
+    const kept = { body: created.body.secret, header: created.headers.get('x-hook-secret') };
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const [got] = await r.waitFor(1);
+    expect(got.headers['x-hook-secret']).toBe(kept.body);
+    expect(got.headers['x-hook-secret']).toBe(kept.header);
+  });
+
+  it('no header of a delivery equals or reveals the signing key', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const [got] = await r.waitFor(1);
+    expect(headersRevealing(got.headers, sub.signingSecret)).toEqual([]);
+  });
+
+  it('a body signed with any header of a delivery as the key does not verify', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const [got] = await r.waitFor(1);
+    const id = String(got.headers['webhook-id']);
+    const timestamp = Number(got.headers['webhook-timestamp']);
+    const forged = JSON.stringify({ timestamp: Date.now(), payload: { forged: true }, hook: got.json.hook });
+    for (const [name, value] of Object.entries(got.headers)) {
+      const headers = { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(String(value), id, timestamp, forged) };
+      expect(() => verify(sub.signingSecret, { body: forged, headers }), name).toThrow();
+    }
   });
 
   it('a signature made with another secret does not verify', async () => {
@@ -266,8 +324,7 @@ describe('delivery', () => {
         'project_user.invite',
         async (projectId) => {
           const invitee = await t.newUser('invitee');
-          const res = await t.post(`/v3/${projectId}/project_users/invite`, { token: seeded.owner.token, body: { email: invitee.email, role: 'agent' } });
-          const teammate = res.body.project_user;
+          const teammate = await t.addMember(projectId, seeded.owner.token, invitee);
           return { subject: teammate._id, check: (p) => expect(p).toMatchObject({ _id: teammate._id, role: 'agent' }) };
         },
       ],
@@ -275,8 +332,8 @@ describe('delivery', () => {
         'project_user.update',
         async (projectId) => {
           const invitee = await t.newUser('updated');
-          const invited = await t.post(`/v3/${projectId}/project_users/invite`, { token: seeded.owner.token, body: { email: invitee.email, role: 'agent' } });
-          const res = await t.put(`/v3/${projectId}/project_users/${invited.body.project_user._id}`, { token: seeded.owner.token, body: { user_available: false } });
+          const invited = await t.addMember(projectId, seeded.owner.token, invitee);
+          const res = await t.put(`/v3/${projectId}/project_users/${invited._id}`, { token: seeded.owner.token, body: { user_available: false } });
           // The payload is the teammate exactly as the REST response showed it.
           return { subject: res.body._id, check: (p) => expect(p).toEqual(res.body) };
         },
@@ -285,8 +342,8 @@ describe('delivery', () => {
         'project_user.delete',
         async (projectId) => {
           const invitee = await t.newUser('removed');
-          const invited = await t.post(`/v3/${projectId}/project_users/invite`, { token: seeded.owner.token, body: { email: invitee.email, role: 'agent' } });
-          const res = await t.delete(`/v3/${projectId}/project_users/${invited.body.project_user._id}`, { token: seeded.owner.token });
+          const invited = await t.addMember(projectId, seeded.owner.token, invitee);
+          const res = await t.delete(`/v3/${projectId}/project_users/${invited._id}`, { token: seeded.owner.token });
           return { subject: res.body._id, check: (p) => expect(p).toMatchObject({ _id: res.body._id, trashed: true }) };
         },
       ],
@@ -354,7 +411,7 @@ describe('delivery', () => {
       const sub = await subscribe(projectId, name, r.url);
       const { subject, check } = await produce(projectId);
       const got = await eventually(() => r.received.find((x) => x.json?.payload?._id === subject));
-      expect(verify(sub.secret, got as never)).toBeTruthy();
+      expect(verify(sub.signingSecret, got as never)).toBeTruthy();
       expect(got.json.hook).toMatchObject({ _id: sub._id, event: name });
       if (!got.json.payload.deleted) expect(typeof got.json.payload.__v).toBe('number');
       check(got.json.payload);
@@ -562,7 +619,7 @@ describe('delivery', () => {
     await r.waitFor(2);
     expect(r.received[1].headers['webhook-id']).toBe(first._id);
     expect(r.received[1].json.payload).toEqual(r.received[0].json.payload);
-    expect(verify(sub.secret, r.received[1] as never)).toBeTruthy();
+    expect(verify(sub.signingSecret, r.received[1] as never)).toBeTruthy();
     expect(r.unique()).toHaveLength(1);
     const log = await eventually(async () => {
       const page = await deliveries(projectId, sub._id);
@@ -590,16 +647,29 @@ describe('delivery', () => {
     const sub = await subscribe(projectId, 'lead.create', r.url);
     const rotated = await t.post(`/v3/${projectId}/subscriptions/${sub._id}/rotate`, { token: seeded.owner.token });
     expect(rotated.status).toBe(200);
-    expect(rotated.body.secret).toMatch(/^whsec_/);
-    expect(rotated.body.secret).not.toBe(sub.secret);
+    expect(rotated.body.signingSecret).toMatch(/^whsec_/);
+    expect(rotated.body.signingSecret).not.toBe(sub.signingSecret);
     const expires = Date.parse(rotated.body.previousSecretExpiresAt) - Date.now();
     expect(expires).toBeGreaterThan(23.9 * 3_600_000);
     expect(expires).toBeLessThanOrEqual(24 * 3_600_000);
     await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
     const [got] = await r.waitFor(1);
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(verify(sub.secret, got as never)).toBeTruthy();
-    expect(verify(rotated.body.secret, got as never)).toBeTruthy();
+    expect(verify(sub.signingSecret, got as never)).toBeTruthy();
+    expect(verify(rotated.body.signingSecret, got as never)).toBeTruthy();
+  });
+
+  it('a rotation keeps the legacy secret, and neither its answer nor a delivery shows a signing key in a header', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    const rotated = await t.post(`/v3/${projectId}/subscriptions/${sub._id}/rotate`, { token: seeded.owner.token });
+    expect(rotated.body.secret).toBe(sub.secret);
+    expect(headersRevealing(rotated.headers, sub.signingSecret, rotated.body.signingSecret)).toEqual([]);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const [got] = await r.waitFor(1);
+    expect(got.headers['x-hook-secret']).toBe(sub.secret);
+    expect(headersRevealing(got.headers, sub.signingSecret, rotated.body.signingSecret)).toEqual([]);
   });
 
   it('does not follow redirects', async () => {

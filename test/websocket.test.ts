@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
 import { productionMode } from './helpers/environment.js';
+import { rawSocket } from './helpers/raw-socket.js';
 
 let node: Awaited<ReturnType<typeof createTestServer>>;
 let t: TestApp;
@@ -21,6 +22,8 @@ function connect(url: string, token?: string, onClose?: (code: number) => void):
     lazy: false,
     retryAttempts: 0,
     connectionParams: token ? { authorization: token } : {},
+    // The refused connection is expected; graphql-ws would print it.
+    onNonLazyError: () => {},
     on: { closed: (event) => onClose?.((event as { code: number }).code) },
   });
 }
@@ -92,6 +95,71 @@ describe('graphql-ws', () => {
     // Sequence numbers run on from the one the client had, with no gap.
     expect(events.slice(0, 2).map((e) => e.projectEvents.seq)).toEqual([last + 1, last + 2]);
     await client.dispose();
+  });
+});
+
+describe('a bad subscribe message', () => {
+  /** An agent's socket with one working subscription ("live") that a teammate change reaches. */
+  async function socketWithLiveSubscription() {
+    const socket = await rawSocket(node.server.url, p.agent.token);
+    socket.subscribe('live', eventsQuery, { id: p.projectId });
+    return socket;
+  }
+
+  /** Changes a teammate until the socket's "live" subscription has heard of it. */
+  async function liveStillDelivers(socket: Awaited<ReturnType<typeof rawSocket>>) {
+    const before = socket.of('live').length;
+    const pokes: Promise<unknown>[] = [];
+    const poke = setInterval(
+      () => pokes.push(t.put(`/v3/${p.projectId}/project_users/`, { token: p.admin.token, body: { attributes: { at: Date.now() } } })),
+      50,
+    );
+    try {
+      await socket.waitFor((m) => m.id === 'live' && m.type === 'next' && socket.of('live').indexOf(m) >= before);
+    } finally {
+      clearInterval(poke);
+      await Promise.all(pokes);
+    }
+  }
+
+  it('with a syntax error gets an error for that operation only, and the socket goes on', async () => {
+    const socket = await socketWithLiveSubscription();
+    socket.subscribe('broken', 'subscription { projectEvents(project_id: ');
+    const answer = await socket.waitFor((m) => m.id === 'broken');
+    expect(answer.type).toBe('error');
+    expect(answer.payload[0].message).toMatch(/Syntax Error/);
+    await liveStillDelivers(socket);
+    expect(socket.closed).toBeNull();
+    socket.close();
+  });
+
+  it('over the alias limit gets an error for that operation only, and the socket goes on', async () => {
+    const socket = await socketWithLiveSubscription();
+    const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: seq`).join(' ');
+    socket.subscribe('greedy', `subscription($id: String!) { projectEvents(project_id: $id) { ${aliases} } }`, { id: p.projectId });
+    const answer = await socket.waitFor((m) => m.id === 'greedy');
+    expect(answer.type).toBe('error');
+    expect(answer.payload[0].message).toMatch(/alias/i);
+    await liveStillDelivers(socket);
+    expect(socket.closed).toBeNull();
+    socket.close();
+  });
+
+  it('over the cost limit gets an error for that operation only, and the socket goes on', async () => {
+    const socket = await socketWithLiveSubscription();
+    // Each fragment selects the one before twice: a short document that expands to 2^12 selections.
+    const fragments = Array.from({ length: 12 }, (_, i) => `fragment F${i + 1} on DomainEvent { ...F${i} ...F${i} }`).join(' ');
+    socket.subscribe(
+      'costly',
+      `subscription($id: String!) { projectEvents(project_id: $id) { ...F12 } } fragment F0 on DomainEvent { seq name subject } ${fragments}`,
+      { id: p.projectId },
+    );
+    const answer = await socket.waitFor((m) => m.id === 'costly');
+    expect(answer.type).toBe('error');
+    expect(answer.payload[0].message).toMatch(/cost/i);
+    await liveStillDelivers(socket);
+    expect(socket.closed).toBeNull();
+    socket.close();
   });
 });
 

@@ -5,6 +5,7 @@ import '../realtime/schema.js';
 import { routes as authRoutes } from '../modules/auth/schema.js';
 import { routes as projectRoutes } from '../modules/projects/schema.js';
 import { routes as teammateRoutes } from '../modules/teammates/schema.js';
+import { routes as invitationRoutes } from '../modules/teammates/invitation-schema.js';
 import { routes as webhookRoutes } from '../modules/webhooks/schema.js';
 import { routes as kbRoutes } from '../modules/kb/schema.js';
 import { routes as labelRoutes } from '../modules/labels/schema.js';
@@ -28,6 +29,7 @@ export const restRoutes = {
   ...authRoutes,
   ...projectRoutes,
   ...teammateRoutes,
+  ...invitationRoutes,
   ...webhookRoutes,
   ...kbRoutes,
   ...labelRoutes,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { App } from '../app.js';
 import { bodyTooLarge } from '../errors.js';
 import { errorResponse } from '../rest/plugin.js';
+import type { RequestGate } from './rate-limit.js';
 import { replyOf, writeReply, type NodeRequestView, type Reply } from './node-request.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -14,11 +15,17 @@ export type Lane = (req: IncomingMessage, res: ServerResponse) => (() => Promise
 export const fromLane = 'fromLane';
 
 /**
- * The HTTP entry point: the first lane that takes a request answers it; anything no lane takes
- * goes to `fallback` (yoga). One request line per request, as yoga's own log plugin writes.
+ * The HTTP entry point: `gate` (the rate limit) sees every request first and may answer it; then
+ * the first lane that takes a request answers it; anything no lane takes goes to `fallback` (yoga).
+ * One request line per request, as yoga's own log plugin writes.
  */
-export function createListener(lanes: Lane[], fallback: NodeListener, logger: Logger): NodeListener {
+export function createListener(lanes: Lane[], fallback: NodeListener, logger: Logger, gate?: RequestGate): NodeListener {
   return (req, res) => {
+    const limitHeaders = gate ? gate(req, res) : undefined;
+    if (limitHeaders === false) {
+      logger.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: 0 }, 'request');
+      return;
+    }
     for (const lane of lanes) {
       const run = lane(req, res);
       if (!run) continue;
@@ -29,6 +36,7 @@ export function createListener(lanes: Lane[], fallback: NodeListener, logger: Lo
           return replyOf(errorResponse(error));
         })
         .then((reply) => {
+          if (limitHeaders) Object.assign(reply.headers, limitHeaders);
           writeReply(res, reply);
           const path = (req.url ?? '/').split('?')[0];
           logger.info({ method: req.method, path, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
@@ -39,6 +47,7 @@ export function createListener(lanes: Lane[], fallback: NodeListener, logger: Lo
         });
       return;
     }
+    if (limitHeaders) for (const name in limitHeaders) res.setHeader(name, limitHeaders[name]);
     fallback(req, res);
   };
 }

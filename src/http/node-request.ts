@@ -67,7 +67,12 @@ export function hasBody(req: IncomingMessage) {
  * Reads a body of at most `limit` bytes, declared or not (chunked bodies are counted as they come);
  * null when it is larger (the rest is drained, not kept).
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+export async function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return (await readBodyBytes(req, limit))?.toString('utf8') ?? null;
+}
+
+/** `readBody`, as the bytes sent. */
+export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   if (Number(req.headers['content-length'] ?? 0) > limit) {
     req.resume();
     return Promise.resolve(null);
@@ -79,7 +84,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string | 
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
+import { HeldWrites, type HeldWriteStats } from './held-writes.js';
 import type { Logger } from './logger.js';
 
 // Publish/subscribe between the parts of one node (embedded) or all nodes (Redis).
@@ -9,11 +10,26 @@ export type BusMessage = Record<string, unknown>;
 export type BusHandler = (message: BusMessage) => void;
 
 export interface EventBus {
+  /**
+   * Sends a message to every subscriber of the channel, on every node. Never rejects, and waits
+   * at most a short bound: while Redis does not answer, messages are held and sent once it does.
+   */
   publish(channel: string, message: BusMessage): Promise<void>;
   subscribe(channel: string, handler: BusHandler): () => void;
   /** Called whenever the live feed may have lost messages (e.g. a dropped Redis connection). */
   onGap(handler: () => void): () => void;
+  /** Messages that could not be published at once (Redis away), and what became of them. */
+  heldWrites(): HeldWriteStats;
   close(): Promise<void>;
+}
+
+const noneHeld: HeldWriteStats = { held: 0, sent: 0, dropped: 0, waiting: 0 };
+
+export interface RedisEventBusOptions {
+  /** Longest a publish waits for Redis before the message is held (default 1000 ms). */
+  commandTimeoutMs?: number;
+  /** Most messages held while Redis is away (default 10,000); past it the oldest are dropped. */
+  holdCapacity?: number;
 }
 
 export class InProcessEventBus implements EventBus {
@@ -33,6 +49,10 @@ export class InProcessEventBus implements EventBus {
     return () => {};
   }
 
+  heldWrites() {
+    return { ...noneHeld };
+  }
+
   async close() {
     this.emitter.removeAllListeners();
   }
@@ -44,14 +64,37 @@ export class RedisEventBus implements EventBus {
   private handlers = new Map<string, Set<BusHandler>>();
   private gapHandlers = new Set<() => void>();
   private hasConnected = false;
+  /**
+   * Publishes made while Redis was away or too slow. Events are in the event log already (readers
+   * catch up by sequence, the webhook dispatcher sweeps it) and cache invalidations only shorten a
+   * cache's lifetime, so a dropped one is late, never lost; sending them when Redis is back makes
+   * them prompt again.
+   */
+  private held: HeldWrites<{ channel: string; data: string }>;
 
   constructor(
     url: string,
     private prefix: string,
     private logger: Logger,
+    options: RedisEventBusOptions = {},
   ) {
-    // Publishes of one tick go out in one write (order kept: one connection).
-    this.publisher = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
+    // Publishes of one tick go out in one write (order kept: one connection). A publish never waits
+    // for a reconnect (no offline queue) and at most `commandTimeoutMs` for an answer: it is made
+    // after a commit, and the write's answer must not depend on Redis.
+    this.publisher = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      commandTimeout: options.commandTimeoutMs ?? 1000,
+    });
+    this.held = new HeldWrites({
+      what: 'event bus',
+      send: async ({ channel, data }) => void (await this.publisher.publish(channel, data)),
+      connected: () => this.publisher.status === 'ready',
+      logger,
+      capacity: options.holdCapacity ?? 10_000,
+    });
+    this.publisher.on('ready', () => void this.held.flush());
     this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
     this.subscriber.on('messageBuffer', (channelBuf: Buffer, data: Buffer) => {
       const channel = channelBuf.toString().slice(this.prefix.length + 1);
@@ -83,11 +126,32 @@ export class RedisEventBus implements EventBus {
   }
 
   async ready() {
-    await Promise.all([this.publisher.ping(), this.subscriber.ping()]);
+    await Promise.all([this.waitReady(this.publisher), this.subscriber.ping()]);
+  }
+
+  /** Without an offline queue a command sent before the connection is up fails: wait for it. */
+  private async waitReady(connection: Redis) {
+    if (connection.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => {
+        connection.off('ready', ready);
+        reject(error);
+      };
+      const ready = () => {
+        connection.off('error', failed);
+        resolve();
+      };
+      connection.once('ready', ready);
+      connection.once('error', failed);
+    });
   }
 
   async publish(channel: string, message: BusMessage) {
-    await this.publisher.publish(this.key(channel), JSON.stringify(message));
+    await this.held.write({ channel: this.key(channel), data: JSON.stringify(message) });
+  }
+
+  heldWrites() {
+    return this.held.stats();
   }
 
   subscribe(channel: string, handler: BusHandler) {
@@ -127,6 +191,7 @@ export class RedisEventBus implements EventBus {
   async close() {
     this.handlers.clear();
     this.gapHandlers.clear();
+    await this.held.close();
     await Promise.allSettled([this.publisher.quit(), this.subscriber.quit()]);
   }
 }

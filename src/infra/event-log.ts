@@ -2,6 +2,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { prepared, type Db, type Tx } from './database.js';
 import type { EventBus } from './event-bus.js';
 import { cuid } from './ids.js';
+import type { Logger } from './logger.js';
 
 // Every domain event is appended to DomainEvent inside the transaction of the change that
 // causes it, with a per-project sequence number, and published on the bus after commit.
@@ -60,6 +61,7 @@ export class EventLog {
   constructor(
     private db: Db,
     readonly bus: EventBus,
+    private logger?: Logger,
   ) {}
 
   /**
@@ -86,16 +88,30 @@ export class EventLog {
 
   /**
    * Publishes events once committed and tells the commit listeners, in order: for `transaction`,
-   * and for a single statement that appended its events itself (`appendEventsSql`).
+   * and for a single statement that appended its events itself (`appendEventsSql`). Never throws:
+   * the write committed, so its answer is a success whatever happens to the bus; a publish the bus
+   * could not make reaches readers from the log (by sequence) and the webhook sweep.
    */
   async committed(events: LoggedEvent[]) {
     // Sent together, without waiting for each: the bus keeps their order (one connection).
     await Promise.all(events.map((event) => this.publish(event)));
-    for (const event of events) for (const listener of this.commitListeners) listener(event);
+    for (const event of events) {
+      for (const listener of this.commitListeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.logger?.error({ err: error, event: event.id }, 'a commit listener failed');
+        }
+      }
+    }
   }
 
   async publish(event: LoggedEvent) {
-    await this.bus.publish(projectChannel(event.projectId), { ...event });
+    try {
+      await this.bus.publish(projectChannel(event.projectId), { ...event });
+    } catch (error) {
+      this.logger?.warn({ err: (error as Error).message, event: event.id }, 'event not published; readers catch up from the log');
+    }
   }
 
   /** Events of a project with sequence greater than `after`, oldest first. */

@@ -6,6 +6,7 @@ import { EventLog } from './event-log.js';
 import { FileStore } from './file-store.js';
 import { BullJobQueue, InProcessJobQueue, type JobQueue } from './job-queue.js';
 import { createLogger, type Logger } from './logger.js';
+import { Limiters } from './rate-limit.js';
 
 export interface Infrastructure {
   config: Config;
@@ -15,6 +16,8 @@ export interface Infrastructure {
   queue: JobQueue;
   eventLog: EventLog;
   files: FileStore;
+  /** Counters shared by every node (credential throttle, rate limits). */
+  limiters: Limiters;
   /** Answers whether every backing service responds. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -39,7 +42,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   let queue: JobQueue;
   let redisReady: () => Promise<boolean> = async () => true;
   if (config.redisUrl) {
-    const redisBus = new RedisEventBus(config.redisUrl, config.redisPrefix, logger);
+    const redisBus = new RedisEventBus(config.redisUrl, config.redisPrefix, logger, { commandTimeoutMs: config.redisCommandTimeoutMs });
     await redisBus.ready();
     bus = redisBus;
     redisReady = () => redisBus.ping();
@@ -55,15 +58,17 @@ export async function createInfrastructure(config: Config, options: Infrastructu
       },
       `${config.redisPrefix}:bull`,
       logger,
+      { commandTimeoutMs: config.redisCommandTimeoutMs },
     );
   } else {
     bus = new InProcessEventBus();
     queue = new InProcessJobQueue(logger);
   }
 
+  const limiters = await Limiters.open(config, logger);
   const files = new FileStore(config.filesDir);
   await files.init();
-  const eventLog = new EventLog(database.prisma, bus);
+  const eventLog = new EventLog(database.prisma, bus, logger);
 
   return {
     config,
@@ -73,6 +78,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
     queue,
     eventLog,
     files,
+    limiters,
     async ready() {
       const [db, redis] = await Promise.all([database.ping(), redisReady()]);
       return db && redis;
@@ -80,6 +86,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
     async close() {
       await queue.close();
       await bus.close();
+      await limiters.close();
       await database.close();
     },
   };

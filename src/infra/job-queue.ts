@@ -1,4 +1,6 @@
 import { Queue, Worker, UnrecoverableError, type ConnectionOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { HeldWrites, type HeldWriteStats } from './held-writes.js';
 import type { Logger } from './logger.js';
 
 // Background jobs. The same processor functions run in the in-process runner (embedded)
@@ -46,9 +48,16 @@ export interface EnqueueOptions {
 
 export interface JobQueue {
   define(definition: JobDefinition): void;
+  /**
+   * Queues a job. Producers call it after a commit, so it does not fail for want of Redis, nor wait
+   * for it longer than a short bound: while Redis does not answer, jobs are held in this process and
+   * queued once it does (a job name nobody defined still throws).
+   */
   enqueue(name: string, data: JobData, options?: EnqueueOptions): Promise<void>;
   /** Many jobs of one name in one round trip. */
   enqueueMany(name: string, jobs: Array<{ data: JobData; options?: EnqueueOptions }>): Promise<void>;
+  /** Jobs that could not be queued at once (Redis away), and what became of them. */
+  heldWrites(): HeldWriteStats;
   /** Registers a task that runs while this process's workers do: started by startWorkers, stopped by close. */
   runBeside(task: BackgroundTask): void;
   /** Starts consuming jobs in this process. */
@@ -118,6 +127,10 @@ export class InProcessJobQueue implements JobQueue {
 
   runBeside(task: BackgroundTask) {
     this.background.add(task);
+  }
+
+  heldWrites(): HeldWriteStats {
+    return { held: 0, sent: 0, dropped: 0, waiting: 0 };
   }
 
   async enqueueMany(name: string, jobs: Array<{ data: JobData; options?: EnqueueOptions }>) {
@@ -206,18 +219,64 @@ export class InProcessJobQueue implements JobQueue {
   }
 }
 
+export interface BullJobQueueOptions {
+  /** Longest an enqueue waits for Redis before the job is held (default 1000 ms). */
+  commandTimeoutMs?: number;
+  /** Most jobs held while Redis is away (default 50,000); past it the oldest are dropped. */
+  holdCapacity?: number;
+}
+
+/** Jobs to add to one queue, as the producer was asked to, and when. */
+interface JobsToAdd {
+  name: string;
+  jobs: Array<{ data: JobData; options: EnqueueOptions }>;
+  askedAt: number;
+}
+
 export class BullJobQueue implements JobQueue {
   private definitions = new Map<string, JobDefinition>();
   private queues = new Map<string, Queue>();
   private workers: Worker[] = [];
   private background: BackgroundTasks;
+  /**
+   * The producers' connection, apart from the workers' (which wait out any outage): it fails at
+   * once while Redis is away (no offline queue) and waits at most `commandTimeoutMs` for an answer.
+   */
+  private producer: Redis;
+  /**
+   * Jobs asked for while Redis was away, queued once it answers. Should this process stop first,
+   * the work is found again by its own sweep: webhook deliveries by the dispatcher's, knowledge-base
+   * contents at start; a waiting request is offered again on the next capacity change.
+   */
+  private held: HeldWrites<JobsToAdd>;
 
   constructor(
-    private connection: ConnectionOptions,
+    private connection: RedisOptions,
     private prefix: string,
     private logger: Logger,
+    options: BullJobQueueOptions = {},
   ) {
     this.background = new BackgroundTasks(logger);
+    this.producer = new Redis({
+      ...connection,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs ?? 1000,
+    });
+    // Failures show on the enqueues (held and logged there); ioredis would report each reconnect.
+    this.producer.on('error', () => {});
+    this.held = new HeldWrites({
+      what: 'job queue',
+      send: (jobs) => this.add(jobs),
+      connected: () => this.producer.status === 'ready',
+      logger,
+      capacity: options.holdCapacity ?? 50_000,
+    });
+    this.producer.on('ready', () => void this.held.flush());
+  }
+
+  heldWrites(): HeldWriteStats {
+    return this.held.stats();
   }
 
   runBeside(task: BackgroundTask) {
@@ -231,16 +290,18 @@ export class BullJobQueue implements JobQueue {
   private queue(name: string) {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue = new Queue(name, { connection: this.producer, prefix: this.prefix });
+      queue.on('error', () => {});
       this.queues.set(name, queue);
     }
     return queue;
   }
 
-  private jobOptions(definition: JobDefinition, options: EnqueueOptions) {
+  /** `askedAt`: a job held a while keeps its due time, not its delay from now. */
+  private jobOptions(definition: JobDefinition, options: EnqueueOptions, askedAt = Date.now()) {
     return {
       jobId: options.jobId,
-      delay: options.delayMs,
+      delay: options.delayMs === undefined ? undefined : Math.max(0, options.delayMs - (Date.now() - askedAt)),
       attempts: definition.attempts ?? 3,
       backoff: { type: 'custom' },
       removeOnComplete: { count: 1000 },
@@ -255,23 +316,30 @@ export class BullJobQueue implements JobQueue {
   }
 
   async enqueue(name: string, data: JobData, options: EnqueueOptions = {}) {
-    const definition = this.definition(name);
-    if (options.jobId && options.replaceFinished) {
-      const existing = await this.queue(name).getJob(options.jobId);
-      if (existing && ((await existing.isCompleted()) || (await existing.isFailed()))) await existing.remove();
-    }
-    await this.queue(name).add(name, data, this.jobOptions(definition, options));
+    this.definition(name);
+    await this.held.write({ name, jobs: [{ data, options }], askedAt: Date.now() });
   }
 
   async enqueueMany(name: string, jobs: Array<{ data: JobData; options?: EnqueueOptions }>) {
+    this.definition(name);
+    if (!jobs.length) return;
+    await this.held.write({ name, jobs: jobs.map((job) => ({ data: job.data, options: job.options ?? {} })), askedAt: Date.now() });
+  }
+
+  private async add({ name, jobs, askedAt }: JobsToAdd) {
     const definition = this.definition(name);
-    if (jobs.some((job) => job.options?.replaceFinished)) {
-      for (const job of jobs) await this.enqueue(name, job.data, job.options);
+    const queue = this.queue(name);
+    if (jobs.length === 1 || jobs.some((job) => job.options.replaceFinished)) {
+      for (const { data, options } of jobs) {
+        if (options.jobId && options.replaceFinished) {
+          const existing = await queue.getJob(options.jobId);
+          if (existing && ((await existing.isCompleted()) || (await existing.isFailed()))) await existing.remove();
+        }
+        await queue.add(name, data, this.jobOptions(definition, options, askedAt));
+      }
       return;
     }
-    await this.queue(name).addBulk(
-      jobs.map((job) => ({ name, data: job.data, opts: this.jobOptions(definition, job.options ?? {}) })),
-    );
+    await queue.addBulk(jobs.map((job) => ({ name, data: job.data, opts: this.jobOptions(definition, job.options, askedAt) })));
   }
 
   async startWorkers() {
@@ -281,7 +349,7 @@ export class BullJobQueue implements JobQueue {
         definition.name,
         async (job) => definition.process(job.data as JobData, { id: String(job.id), attempt: job.attemptsMade + 1 }),
         {
-          connection: this.connection,
+          connection: this.connection as ConnectionOptions,
           prefix: this.prefix,
           concurrency: definition.concurrency ?? 8,
           ...(definition.lockMs ? { lockDuration: definition.lockMs, stalledInterval: definition.lockMs } : {}),
@@ -305,6 +373,8 @@ export class BullJobQueue implements JobQueue {
     await this.background.stop();
     // Worker.close() waits for the jobs in flight to finish.
     await Promise.allSettled(this.workers.map((w) => w.close()));
+    await this.held.close();
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    await this.producer.quit().catch(() => {});
   }
 }

@@ -3,6 +3,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 // Every request the server makes to an address a customer chose goes through here, so that a webhook
 // target or a crawled page cannot make the server talk to itself, its private network or the cloud
@@ -47,78 +48,64 @@ export interface OutboundResponse {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
-const refused = new net.BlockList();
-for (const [prefix, bits] of [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  refused.addSubnet(prefix, bits, 'ipv4');
-}
-for (const [prefix, bits] of [
-  ['::', 128], // unspecified
-  ['::1', 128],
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local, includes fd00:ec2::254
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  refused.addSubnet(prefix, bits, 'ipv6');
+// Addresses are classified by ipaddr.js against the IANA special-purpose registries. Only globally
+// routable unicast passes: every special-purpose block is refused (even the few anycast services the
+// registry calls reachable, where no receiver lives), and IPv6 outside 2000::/3 too. IPv6 forms that
+// carry an IPv4 address (mapped, translated, NAT64, 6to4, Teredo) are judged by that IPv4 address.
+
+const globalUnicast = ipaddr.IPv6.parseCIDR('2000::/3');
+// The NAT64 well-known prefix; its local-use neighbour 64:ff9b:1::/48 is never global.
+const nat64WellKnown = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+
+function ipv4Of(high: number, low: number) {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
-/** The 16 bytes of an IPv6 address, or undefined when it is not one. */
-function ipv6Bytes(address: string): number[] | undefined {
-  if (net.isIPv6(address) === false) return undefined;
-  let text = address.toLowerCase();
-  const tail: number[] = [];
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const parts = v4[1].split('.').map(Number);
-    tail.push((parts[0] << 8) | parts[1], (parts[2] << 8) | parts[3]);
-    text = text.slice(0, -v4[1].length) + '0:0';
+function ipv4Refusal(ip: ipaddr.IPv4): string | undefined {
+  const range = ip.range();
+  return range === 'unicast' ? undefined : `${ip.toString()} is ${range}`;
+}
+
+function ipv6Refusal(ip: ipaddr.IPv6): string | undefined {
+  const range: string = ip.range();
+  const [, p1, p2, p3, , , p6, p7] = ip.parts;
+  const carried = (inner: ipaddr.IPv4) => {
+    const refusal = ipv4Refusal(inner);
+    return refusal && `${range} of ${refusal}`;
+  };
+  switch (range) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return carried(ipv4Of(p6, p7));
+    case 'rfc6052':
+      return ip.match(nat64WellKnown) ? carried(ipv4Of(p6, p7)) : `${range} local-use`;
+    case '6to4':
+      return carried(ipv4Of(p1, p2));
+    case 'teredo':
+      // The server's address, then the client's (stored inverted).
+      return carried(ipv4Of(p2, p3)) ?? carried(ipv4Of(~p6 & 0xffff, ~p7 & 0xffff));
+    case 'unicast':
+      return ip.match(globalUnicast) ? undefined : 'outside global unicast (2000::/3)';
+    default:
+      return range;
   }
-  const [head, rest] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = rest !== undefined && rest !== '' ? rest.split(':') : [];
-  const fill = rest !== undefined ? 8 - left.length - right.length : 0;
-  const groups = [...left, ...Array<string>(fill).fill('0'), ...right].map((g) => parseInt(g, 16));
-  if (tail.length) groups.splice(6, 2, ...tail);
-  return groups.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-/** The IPv4 address carried inside an IPv4-mapped, IPv4-compatible or NAT64 IPv6 address. */
-function embeddedIpv4(address: string): string | undefined {
-  const bytes = ipv6Bytes(address);
-  if (!bytes) return undefined;
-  const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
-  const mapped = zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff;
-  const compatible = zeros(0, 12) && !zeros(12, 16);
-  const nat64 = bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12);
-  return mapped || compatible || nat64 ? bytes.slice(12).join('.') : undefined;
+/** Why an address is not a globally routable unicast address, or undefined when it is one. */
+export function addressRefusal(address: string): string | undefined {
+  if (!net.isIP(address)) return 'not an IP address';
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.parse(address);
+  } catch {
+    return 'not an IP address';
+  }
+  return ip.kind() === 'ipv4' ? ipv4Refusal(ip as ipaddr.IPv4) : ipv6Refusal(ip as ipaddr.IPv6);
 }
 
 /** Whether an address is not a public unicast address (loopback, private, link-local, metadata, ...). */
 export function isNonPublicAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return refused.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const inner = embeddedIpv4(address);
-  if (inner) return refused.check(inner, 'ipv4');
-  return refused.check(address, 'ipv6');
+  return addressRefusal(address) !== undefined;
 }
 
 interface ResolvedAddress {
@@ -148,8 +135,10 @@ async function resolveTarget(url: URL, policy: OutboundPolicy): Promise<Resolved
   if (addresses.length === 0) throw new OutboundRefusedError(`cannot resolve ${host}`);
   const exempt = policy.allowPrivate || (policy.allowedHosts ?? []).some((h) => bareHost(h).toLowerCase() === host);
   if (!exempt) {
-    const bad = addresses.find((a) => isNonPublicAddress(a.address));
-    if (bad) throw new OutboundRefusedError(`${host} resolves to a non-public address (${bad.address})`);
+    for (const { address } of addresses) {
+      const refusal = addressRefusal(address);
+      if (refusal) throw new OutboundRefusedError(`${host} resolves to a non-public address (${address}: ${refusal})`);
+    }
   }
   return addresses;
 }

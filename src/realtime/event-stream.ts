@@ -1,7 +1,9 @@
 import { Repeater } from 'graphql-yoga';
 import type { Db } from '../infra/database.js';
 import type { EventBus } from '../infra/event-bus.js';
+import { badInput } from '../errors.js';
 import { projectChannel, type EventLog, type LoggedEvent } from '../infra/event-log.js';
+import { replayPagesOf } from './replay-pages.js';
 
 /**
  * How long a stream waits for a skipped sequence number before reading the log. Concurrent
@@ -186,10 +188,23 @@ function feedOf(deps: Deps, projectId: string): ProjectFeed {
 }
 
 /**
+ * Calls `listener` with every event of the project from now on, in order (the project's shared
+ * feed); `fail` if the feed cannot go on. Returns the function that stops it.
+ */
+export function watchProject(deps: Deps, projectId: string, listener: Omit<FeedListener, 'requestId'>): () => void {
+  const feed = feedOf(deps, projectId);
+  const entry: FeedListener = { event: (event) => listener.event(event), fail: (error) => listener.fail(error) };
+  void feed.add(entry).catch(() => undefined);
+  return () => feed.remove(entry);
+}
+
+/**
  * A project's events accepted by `accept`, in sequence order, with no gap and no duplicate:
  * from the event log after `after` when the caller resumes, then live from the project's feed.
  * With `requestId`, the live feed calls the stream only for that request's events
  * (`payload.request_id`); `accept` must refuse the others, which the log may still give.
+ * A resume further back than the node's replay bound is refused (BAD_USER_INPUT naming `after`):
+ * the client reads the current state instead, and nothing is missed without it knowing.
  */
 export function projectEventStream(
   deps: Deps,
@@ -201,7 +216,15 @@ export function projectEventStream(
   return new Repeater<LoggedEvent>(async (push, stop) => {
     let last = 0;
     let live = false;
-    const held: LoggedEvent[] = [];
+    let stopped = false;
+    void stop.then(() => (stopped = true));
+    const pages = replayPagesOf(deps.eventLog);
+    const { maxEvents, page } = pages.bounds;
+    // Live events that arrive while the log is replayed; past a page's worth they are dropped and
+    // read from the log instead (they are committed before they are published), so a client that
+    // stops reading holds no more than that.
+    let held: LoggedEvent[] = [];
+    let droppedHeld = false;
     // Accepted events go out one at a time, in order, each waiting for the consumer.
     let chain: Promise<void> = Promise.resolve();
     const deliver = (event: LoggedEvent) => {
@@ -211,6 +234,8 @@ export function projectEventStream(
       if (accepted === false) return;
       chain = chain
         .then(async () => {
+          // Replayed events share the event loop with every other replay of the node.
+          if (!live) await pages.pace();
           if (await accepted) await push(event);
         })
         .catch((error) => stop(error));
@@ -218,19 +243,41 @@ export function projectEventStream(
     const feed = feedOf(deps, projectId);
     const listener: FeedListener = {
       requestId,
-      event: (event) => (live ? deliver(event) : held.push(event)),
+      event: (event) => {
+        if (live) return deliver(event);
+        if (held.length < page) held.push(event);
+        else {
+          held = [];
+          droppedHeld = true;
+        }
+      },
       fail: (error) => stop(error),
     };
     const start = feed.add(listener);
     try {
       last = await start;
+      if (after != null && after < 0) throw badInput('after', 'after: must be a sequence number (0 or more)');
       if (after != null && after < last) {
-        // Resuming: what was missed comes from the log; live events wait meanwhile.
+        if (last - after > maxEvents) {
+          throw badInput(
+            'after',
+            `after: ${last - after} events of the project followed it; a subscription replays at most ${maxEvents}: read the current state, then subscribe without \`after\``,
+          );
+        }
+        // Resuming: what was missed comes from the log, a page at a time, each once the client has
+        // taken the one before; live events wait meanwhile.
         last = after;
         for (;;) {
-          const events = await readAfter(deps.eventLog, projectId, last);
+          const from = last;
+          const events = await pages.read(projectId, from);
           for (const event of events) deliver(event);
-          if (events.length < 500) break;
+          await chain;
+          if (stopped) break;
+          // A page short of its boundary: the log has nothing more yet.
+          if (events.length < page - (from % page)) {
+            if (!droppedHeld) break;
+            droppedHeld = false;
+          }
         }
       } else if (after != null) {
         last = Math.max(last, after);
@@ -242,5 +289,24 @@ export function projectEventStream(
     }
     await stop;
     feed.remove(listener);
+  });
+}
+
+/**
+ * `stream`'s events mapped by `map` (undefined: left out), in order. Closing the result closes
+ * `stream` at once, where an async generator would wait for its next event first.
+ */
+export function mapEvents<T>(stream: Repeater<LoggedEvent>, map: (event: LoggedEvent) => Promise<T | undefined>): Repeater<T> {
+  return new Repeater<T>(async (push, stop) => {
+    void stop.then(() => stream.return());
+    try {
+      for await (const event of stream) {
+        const value = await map(event);
+        if (value !== undefined) await push(value);
+      }
+      stop();
+    } catch (error) {
+      stop(error);
+    }
   });
 }

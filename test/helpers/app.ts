@@ -119,29 +119,40 @@ export class TestApp {
   }
 
   /**
+   * Makes an account a teammate the way a person does: an admin invites its e-mail and the account
+   * accepts the invitation. Answers the teammate record.
+   */
+  async addMember(projectId: string, adminToken: string, account: { email: string; token: string }, role: 'admin' | 'agent' = 'agent') {
+    const invited = await this.post(`/v3/${projectId}/project_users/invite`, { token: adminToken, body: { email: account.email, role } });
+    if (invited.status !== 200) throw new Error(`invite failed: ${JSON.stringify(invited.body)}`);
+    const accepted = await this.post(`/v3/invitations/${invited.body.invitation._id}/accept`, { token: account.token });
+    if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
+    return accepted.body as { _id: string; role: string; [field: string]: any };
+  }
+
+  /**
    * A project with one caller per role: owner, admin, agent, user and an anonymous guest.
    * Each has `token`, `userId` and `teammateId`.
    */
   async seedProject(name = 'Acme') {
-    const owner = await this.newUser('owner');
+    // Accounts are made at once (each signs up and in); they join one after another, so teammates
+    // keep the order admin, agent, user.
+    const [owner, adminAccount, agentAccount, userAccount] = await Promise.all(
+      (['owner', 'admin', 'agent', 'user'] as const).map((role) => this.newUser(role)),
+    );
     const created = await this.post('/v3/projects', { token: owner.token, body: { name } });
     if (created.status !== 200) throw new Error(`project creation failed: ${JSON.stringify(created.body)}`);
     const projectId = created.body._id as string;
-    const member = async (role: 'admin' | 'agent' | 'user') => {
-      const account = await this.newUser(role);
-      const invited = await this.post(`/v3/${projectId}/project_users/invite`, {
-        token: owner.token,
-        body: { email: account.email, role: role === 'user' ? 'agent' : role },
-      });
-      const teammateId = invited.body.project_user._id as string;
+    const member = async (account: typeof owner, role: 'admin' | 'agent' | 'user') => {
+      const teammate = await this.addMember(projectId, owner.token, account, role === 'user' ? 'agent' : role);
       if (role === 'user') {
-        await this.put(`/v3/${projectId}/project_users/${teammateId}`, { token: owner.token, body: { role: 'user' } });
+        await this.put(`/v3/${projectId}/project_users/${teammate._id}`, { token: owner.token, body: { role: 'user' } });
       }
-      return { ...account, userId: account.user._id, teammateId };
+      return { ...account, userId: account.user._id, teammateId: teammate._id };
     };
-    const admin = await member('admin');
-    const agent = await member('agent');
-    const user = await member('user');
+    const admin = await member(adminAccount, 'admin');
+    const agent = await member(agentAccount, 'agent');
+    const user = await member(userAccount, 'user');
     const anonymous = await this.post('/v3/auth/signinAnonymously', { body: { id_project: projectId, firstname: 'Visitor' } });
     const guestTeammate = await this.services.teammates.getByUser(projectId, anonymous.body.user._id);
     const ownerTeammate = await this.services.teammates.getByUser(projectId, owner.user._id);

@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { badInput, parseInput, unauthenticated } from '../../errors.js';
+import { CredentialRejected } from './throttle.js';
 
 // Custom tokens: a project's own site signs its users in with the project's secret
 // (POST /v3/:project_id/keys/generate). The claims say which project (`aud`) and that the
@@ -58,7 +59,10 @@ const externalUserClaims = z.object({
 
 export type ExternalUserClaims = z.infer<typeof externalUserClaims>;
 
-/** Verifies the signature with the project's secret; the user it describes, or 401 / 400. */
+/**
+ * Verifies the signature with the project's secret; the user it describes, or 401 / 400. A token
+ * not signed with it is a failed credential check (the throttle counts it); an expired one is not.
+ */
 export function verifyCustomToken({ token, projectId }: ClaimedCustomToken, secret: string): ExternalUserClaims {
   let claims: jwt.JwtPayload;
   try {
@@ -68,7 +72,8 @@ export function verifyCustomToken({ token, projectId }: ClaimedCustomToken, secr
       subject: externalSubject,
     }) as jwt.JwtPayload;
   } catch (error) {
-    throw unauthenticated(error instanceof jwt.TokenExpiredError ? 'custom token expired' : 'custom token not signed with the project\'s secret');
+    if (error instanceof jwt.TokenExpiredError) throw unauthenticated('custom token expired');
+    throw new CredentialRejected('custom token not signed with the project\'s secret');
   }
   return parseInput(externalUserClaims, claims);
 }

@@ -35,7 +35,9 @@ builder.mutationFields((t) => ({
   signup: t.field({
     type: AuthResult,
     nullable: false,
-    description: 'Creates an account. Pending invitations to the e-mail become memberships.',
+    description:
+      'Creates an account (409 for a registered e-mail, answered in the same time as a new one). Invitations to the ' +
+      'e-mail stay pending until the account accepts them (acceptInvitation).',
     args: {
       email: t.arg.string(),
       password: t.arg.string(),

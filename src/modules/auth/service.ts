@@ -8,9 +8,11 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { User } from '../../generated/prisma/client.js';
 import { botAsUser, botSender, claimedBotId, verifyBotToken } from '../bots/identity.js';
-import { FailureThrottle } from './throttle.js';
+import { CredentialRejected, CredentialThrottle } from './throttle.js';
+import type { Limiters } from '../../infra/rate-limit.js';
 import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './custom-token.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
+import { cuid } from '../../infra/ids.js';
 
 export type UserRecord = User;
 
@@ -54,10 +56,26 @@ const isUniqueViolation = (error: unknown) => {
   return e?.code === 'P2002' || e?.meta?.code === '23505' || /unique constraint/i.test(String(e?.message ?? ''));
 };
 
+/**
+ * The 401 of a token that failed verification. Only a JWT that is not signed with the key counts
+ * as a failed credential check: an expired one was genuine, and one that is no JWT at all
+ * (`JWT undefined` from a client not signed in yet) guesses nothing.
+ */
+function tokenError(error: unknown, token: string): AppError {
+  if (error instanceof jwt.TokenExpiredError) return unauthenticated('token expired');
+  return jwt.decode(token) === null ? unauthenticated('invalid token') : new CredentialRejected('invalid token');
+}
+
 export class AuthService {
-  private throttle: FailureThrottle;
+  private throttle: CredentialThrottle;
   /** Successful Basic credentials, by digest, so each request does not pay a bcrypt comparison. */
   private basicCache = new Map<string, { userId: string; expires: number }>();
+  /**
+   * Credentials (a token, or a Basic value) that verified here, until they expire: the API rate
+   * limit charges a request to its credential only once it is one of these, and to its client
+   * address before, so a made-up token buys no budget of its own.
+   */
+  private vouched = new Map<string, number>();
 
   /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
   private users: TtlCache<string, UserRecord>;
@@ -72,54 +90,56 @@ export class AuthService {
     private db: Db,
     private events: EventLog,
     private config: Config,
+    limiters: Limiters,
   ) {
-    this.throttle = new FailureThrottle(config.signinThrottle.maxFailures, config.signinThrottle.windowSeconds * 1000);
+    this.throttle = new CredentialThrottle(limiters, config.signinThrottle);
     this.users = new TtlCache(config.authCacheMs);
     this.verifiedTokens = new TtlCache(config.authCacheMs);
     this.signingKey = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
     events.bus.subscribe(userChannel, (m) => this.forgetUser(String(m.userId)));
   }
 
+  /**
+   * Creates an account; 409 for a registered e-mail, in the same time as a new one. Both cost one
+   * bcrypt hash and run one statement that writes and commits: it inserts the account, or rewrites
+   * the holder's row unchanged (a commit that wrote waits for the disk, 8 ms and more on
+   * PostgreSQL; a refused insert would not). `password` comes back as the hash just made only when
+   * the row is new (hashes are salted). Invitations to the e-mail stay pending: the account joins
+   * a project only by accepting one (the server sends no e-mail, so signing up says nothing about
+   * any invitation).
+   */
   async signup(input: unknown) {
     const data = parseInput(signupInput, input);
-    const existing = await this.db.user.findUnique({ where: { email: data.email } });
-    if (existing && !existing.deletedAt) throw conflict('email: an account with this e-mail already exists', 'email');
     const password = await bcrypt.hash(data.password, this.config.bcryptRounds);
-    return this.events.transaction(async (tx, emit) => {
-      const user = await tx.user.create({
-        data: { email: data.email, password, firstname: data.firstname, lastname: data.lastname },
-      });
-      // Pending invitations to this e-mail become memberships now.
-      const invitations = await tx.invitation.findMany({ where: { email: data.email } });
-      for (const invitation of invitations) {
-        const teammate = await tx.projectUser.create({
-          data: {
-            id_project: invitation.id_project,
-            id_user: user.id,
-            role: invitation.role,
-            user_available: invitation.user_available,
-            createdBy: invitation.createdBy,
-          },
-        });
-        await emit({ projectId: invitation.id_project, name: 'project_user.update', subject: teammate.id });
-      }
-      await tx.invitation.deleteMany({ where: { email: data.email } });
-      return user;
-    });
+    // The columns without a database default (Prisma fills `id` and `updatedAt` for its own writes).
+    const [user] = await this.db.$queryRaw<UserRecord[]>`
+      INSERT INTO "User" ("id", "email", "password", "firstname", "lastname", "updatedAt")
+      VALUES (${cuid()}, ${data.email}, ${password}, ${data.firstname}, ${data.lastname}, CURRENT_TIMESTAMP)
+      ON CONFLICT ("email") DO UPDATE SET "email" = EXCLUDED."email"
+      RETURNING *`;
+    // Deleting an account clears its e-mail, so only a live account can hold it.
+    if (user.password !== password) throw conflict('email: an account with this e-mail already exists', 'email');
+    return user;
   }
 
   async signin(input: unknown, clientIp: string) {
     const data = parseInput(signinInput, input);
-    const keys = [`email:${data.email}`, `ip:${clientIp}`];
-    this.refuseWhileThrottled(keys[0], clientIp);
-    const user = await this.db.user.findUnique({ where: { email: data.email } });
-    const ok = await bcrypt.compare(data.password, user?.password ?? decoyHash);
-    if (!user || !ok || user.deletedAt) {
-      keys.forEach((k) => this.throttle.fail(k));
-      throw unauthenticated('wrong e-mail or password');
-    }
-    this.throttle.clear(`email:${data.email}`);
+    const user = await this.checkPassword(data.email, data.password, clientIp);
     return { success: true, token: `JWT ${this.issueToken(user.id, false)}`, user };
+  }
+
+  /**
+   * The account of an e-mail and password, through the credential throttle (sign-in and Basic
+   * count together). A wrong e-mail and a wrong password cost the same bcrypt comparison and give
+   * the same 401.
+   */
+  private checkPassword(email: string, password: string, clientIp: string): Promise<UserRecord> {
+    return this.throttle.check({ account: email, source: clientIp }, async () => {
+      const user = await this.db.user.findUnique({ where: { email } });
+      const ok = await bcrypt.compare(password, user?.password ?? decoyHash);
+      if (!user || !ok || user.deletedAt) throw new CredentialRejected('wrong e-mail or password');
+      return user;
+    });
   }
 
   async signinAnonymously(input: unknown) {
@@ -145,40 +165,20 @@ export class AuthService {
   }
 
   /**
-   * 429 while the client address (or `key`) failed too often. One address may be shared by several
-   * people (an office behind NAT): it gets four times the limit, one budget for every kind of
-   * credential check.
-   */
-  private refuseWhileThrottled(key: string | null, clientIp: string) {
-    const limit = this.throttle.maxFailures;
-    const wait = Math.max(key ? this.throttle.retryAfter(key, limit) : 0, this.throttle.retryAfter(`ip:${clientIp}`, limit * 4));
-    if (wait > 0) {
-      throw new AppError('TOO_MANY_REQUESTS', 'too many failed sign-ins; try again later', {
-        headers: { 'Retry-After': String(wait) },
-      });
-    }
-  }
-
-  /**
    * Signs in a user of a project's own site: the Authorization header carries a token the site
    * signed with the project's secret. The user is found or created by the site's `_id` within
    * that project only, with a `user` teammate; names and e-mail follow the latest token.
    */
   async signinWithCustomToken(header: string | null, clientIp: string) {
-    this.refuseWhileThrottled(null, clientIp);
-    let claims: ExternalUserClaims;
-    let projectId: string;
-    try {
-      const claimed = readCustomToken(header);
-      projectId = claimed.projectId;
+    const claimed = readCustomToken(header);
+    const projectId = claimed.projectId;
+    // The project's secret is what a forger guesses: failures count per project and address.
+    const claims = await this.throttle.check({ account: `project:${projectId}`, source: clientIp }, async () => {
       const project = await this.db.project.findUnique({ where: { id: projectId }, select: { jwtSecret: true } });
       if (!project) throw badInput('aud', 'aud: names no project');
       if (!project.jwtSecret) throw unauthenticated('the project has no secret for custom tokens (POST /v3/:project_id/keys/generate)');
-      claims = verifyCustomToken(claimed, project.jwtSecret);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'UNAUTHENTICATED') this.throttle.fail(`ip:${clientIp}`);
-      throw error;
-    }
+      return verifyCustomToken(claimed, project.jwtSecret);
+    });
     let signedIn: { user: UserRecord; email: string | null };
     try {
       signedIn = await this.externalUser(projectId, claims);
@@ -259,8 +259,11 @@ export class AuthService {
     });
   }
 
-  /** Resolves an Authorization header (Basic, JWT or Bearer) to a principal; invalid ones throw 401. */
-  async authenticate(header: string | null): Promise<Principal | null> {
+  /**
+   * Resolves an Authorization header (Basic, JWT or Bearer) to a principal; invalid ones throw 401,
+   * and 429 while the credential throttle makes the client wait. `clientIp` is the client address.
+   */
+  async authenticate(header: string | null, clientIp: string): Promise<Principal | null> {
     if (!header) return null;
     const [scheme, ...rest] = header.trim().split(/\s+/);
     const credential = rest.join(' ');
@@ -268,46 +271,70 @@ export class AuthService {
     switch (scheme.toLowerCase()) {
       case 'jwt':
       case 'bearer':
-        return this.fromToken(credential);
+        return this.fromToken(credential, clientIp);
       case 'basic':
-        return this.fromBasic(credential);
+        return this.fromBasic(credential, clientIp);
       default:
         throw unauthenticated('unsupported Authorization scheme; use Basic, JWT or Bearer');
     }
   }
 
-  async fromToken(token: string): Promise<Principal> {
+  /** True while `credential` (what follows the scheme in an Authorization header) is one that verified here. */
+  isVouched(credential: string, now = Date.now()): boolean {
+    const until = this.vouched.get(credential);
+    return until !== undefined && until > now;
+  }
+
+  private vouch(credential: string, until: number) {
+    if (this.vouched.size >= 100_000) this.vouched.clear();
+    this.vouched.set(credential, until);
+  }
+
+  /**
+   * Tokens are verified before any counter is read (nobody guesses their keys, and a valid one must
+   * not wait on Redis); one with a bad signature counts as a failed credential check.
+   */
+  private async fromToken(token: string, clientIp: string): Promise<Principal> {
     // Verifying a signature builds a key each time: a token already verified is reused until it
     // expires. Only user tokens are remembered, so a hit never needs the bot check below.
     const known = this.verifiedTokens.get(token);
     if (known && known.expires > Date.now()) return this.principalFor(known.userId);
     const botId = claimedBotId(token);
-    if (botId) return this.fromBotToken(token, botId);
-    let claims: jwt.JwtPayload;
-    try {
-      claims = jwt.verify(token, this.signingKey, { algorithms: ['HS256'] }) as jwt.JwtPayload;
-    } catch (error) {
-      const expired = error instanceof jwt.TokenExpiredError;
-      throw unauthenticated(expired ? 'token expired' : 'invalid token');
+    if (botId) {
+      return this.throttle.check({ account: `bot:${botId}`, source: clientIp }, () => this.fromBotToken(token, botId), 'verify-first');
     }
+    const claims = await this.throttle.check({ account: null, source: clientIp }, () => this.verifyToken(token), 'verify-first');
     const userId = String(claims.sub);
-    this.verifiedTokens.set(token, { userId, expires: (claims.exp ?? Infinity) * 1000 });
+    const expires = (claims.exp ?? Infinity) * 1000;
+    this.verifiedTokens.set(token, { userId, expires });
+    this.vouch(token, expires);
     return this.principalFor(userId);
+  }
+
+  private verifyToken(token: string): jwt.JwtPayload {
+    try {
+      return jwt.verify(token, this.signingKey, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    } catch (error) {
+      throw tokenError(error, token);
+    }
   }
 
   /** A bot token is signed with that bot's own secret, so deleting the bot ends it. */
   private async fromBotToken(token: string, botId: string): Promise<Principal> {
     const bot = await this.db.bot.findUnique({ where: { id: botId } });
-    if (!bot || bot.trashed) throw unauthenticated('invalid token');
+    if (!bot || bot.trashed) throw new CredentialRejected('invalid token');
+    let claims: jwt.JwtPayload;
     try {
-      verifyBotToken(token, bot);
+      claims = verifyBotToken(token, bot);
     } catch (error) {
-      throw unauthenticated(error instanceof jwt.TokenExpiredError ? 'token expired' : 'invalid token');
+      throw tokenError(error, token);
     }
+    this.vouch(token, (claims.exp ?? Infinity) * 1000);
     return { userId: botSender(bot.id), user: botAsUser(bot), anonymous: false, bot: { id: bot.id, projectId: bot.id_project } };
   }
 
-  private async fromBasic(credential: string): Promise<Principal> {
+  /** Basic credentials are passwords: each check goes through the throttle, counted with sign-ins. */
+  private async fromBasic(credential: string, clientIp: string): Promise<Principal> {
     const digest = createHash('sha256').update(credential).digest('hex');
     const cached = this.basicCache.get(digest);
     if (cached && cached.expires > Date.now()) return this.principalFor(cached.userId);
@@ -315,12 +342,11 @@ export class AuthService {
     const colon = decoded.indexOf(':');
     if (colon < 0) throw unauthenticated('malformed Basic credentials');
     const email = decoded.slice(0, colon).trim().toLowerCase();
-    const password = decoded.slice(colon + 1);
-    const user = await this.db.user.findUnique({ where: { email } });
-    const ok = await bcrypt.compare(password, user?.password ?? decoyHash);
-    if (!user || !ok || user.deletedAt) throw unauthenticated('wrong e-mail or password');
+    const user = await this.checkPassword(email, decoded.slice(colon + 1), clientIp);
+    const expires = Date.now() + basicCacheMs;
     if (this.basicCache.size > 10_000) this.basicCache.clear();
-    this.basicCache.set(digest, { userId: user.id, expires: Date.now() + basicCacheMs });
+    this.basicCache.set(digest, { userId: user.id, expires });
+    this.vouch(credential, expires);
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 

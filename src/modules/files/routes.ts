@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, unauthenticated } from '../../errors.js';
 import { errorResponse } from '../../rest/plugin.js';
+import { addressOf } from '../../http/client-address.js';
 import type { Services } from '../../services.js';
 import { isActiveContent } from './content-type.js';
 import { readUpload } from './multipart.js';
@@ -42,7 +43,7 @@ export function useFileRoutes(services: Services): Plugin {
   const { auth, files, infra } = services;
 
   const caller = async (request: Request) => {
-    const principal = await auth.authenticate(request.headers.get('authorization'));
+    const principal = await auth.authenticate(request.headers.get('authorization'), addressOf(request));
     if (!principal) throw unauthenticated();
     return principal;
   };

@@ -6,18 +6,21 @@ import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { StoredFile } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
-import type { TeammateService } from '../teammates/service.js';
+import type { TeammateRecord, TeammateService } from '../teammates/service.js';
 import { roleAtLeast } from '../teammates/roles.js';
+import { isAttachedFor } from './attachments.js';
 import { detectContentType, isAllowedType } from './content-type.js';
 import { sanitiseFileName, thumbnailName } from './file-name.js';
 import { tooLarge, type Upload } from './multipart.js';
-import { makeThumbnail, thumbnailTypes } from './thumbnail.js';
+import { Thumbnailer, thumbnailTypes } from './thumbnail.js';
 
 export type StoredFileRecord = StoredFile;
 
 export interface FileLimits {
   maxBytes: number;
   allowedTypes: readonly string[];
+  /** Largest image (width x height) decoded for a thumbnail. */
+  maxPixels: number;
 }
 
 export interface UploadResult {
@@ -36,7 +39,8 @@ interface StoreOptions {
   requireImage: boolean;
 }
 
-// Who may read a file: its uploader, and the members of the project it was uploaded to.
+// Who may read a file: its uploader; for a project upload, the project's teammates (agent and
+// above), and visitors (users, guests) whose conversation it is attached to (see attachments.ts).
 // Who may delete it: its uploader, and the admins of that project.
 export class FileService {
   constructor(
@@ -45,7 +49,11 @@ export class FileService {
     private store: FileStore,
     private teammates: TeammateService,
     readonly limits: FileLimits,
-  ) {}
+  ) {
+    this.thumbnails = new Thumbnailer(limits.maxPixels);
+  }
+
+  private thumbnails: Thumbnailer;
 
   // Uploads take `receive`, which reads the body, so nothing is read before the caller is allowed.
 
@@ -61,7 +69,7 @@ export class FileService {
     return this.save(principal, await receive(), options);
   }
 
-  /** A chat attachment, by any member: readable by every member of the project; images get a thumbnail. */
+  /** A chat attachment, by any member: readable by the project's teammates and the conversations it is sent in; images get a thumbnail. */
   async uploadToProject(projectId: string, principal: Principal, receive: () => Promise<Upload>) {
     if (!(await this.teammates.membership(projectId, principal))) throw forbidden();
     const options = { owner: `projects/${projectId}`, folder: 'files', projectId, requireImage: false } as const;
@@ -101,7 +109,7 @@ export class FileService {
     if (!isAllowedType(contentType, this.limits.allowedTypes)) {
       throw badInput('file', `file: ${contentType} files are not accepted`);
     }
-    const thumbnail = isImage && (options.requireImage || options.projectId) ? await makeThumbnail(bytes, contentType) : null;
+    const thumbnail = isImage && (options.requireImage || options.projectId) ? await this.thumbnails.make(bytes, contentType) : null;
 
     const directory = `${options.owner}/${options.folder}/${randomUUID()}`;
     const name = sanitiseFileName(upload.filename);
@@ -139,13 +147,32 @@ export class FileService {
     };
   }
 
+  /**
+   * The file at `rawPath` if the caller may read it (and, for `delete`, delete it). A file the
+   * caller may not read is not found, as if nothing were stored there: its path reveals nothing.
+   */
   private async authorised(principal: Principal, rawPath: unknown, need: 'read' | 'delete') {
     const file = await this.db.storedFile.findUnique({ where: { path: this.storagePath(rawPath) } });
     if (!file) throw notFound('file');
     if (file.createdBy === principal.userId) return file;
     const member = file.id_project ? await this.teammates.membership(file.id_project, principal) : null;
-    if (member && (need === 'read' || roleAtLeast(member.role, 'admin'))) return file;
-    throw forbidden(need === 'read' ? 'you may not read this file' : 'only the uploader or a project admin may delete this file');
+    if (!member || !(await this.mayRead(member, file))) throw notFound('file');
+    if (need === 'delete' && !roleAtLeast(member.role, 'admin')) {
+      throw forbidden('only the uploader or a project admin may delete this file');
+    }
+    return file;
+  }
+
+  /** Teammates (agent and above) read every file of their project; visitors those attached to their conversations. */
+  private async mayRead(member: TeammateRecord, file: StoredFile) {
+    if (roleAtLeast(member.role, 'agent')) return true;
+    return isAttachedFor(this.db, member, file, (raw) => {
+      try {
+        return this.storagePath(raw);
+      } catch {
+        return null;
+      }
+    });
   }
 
   /** The canonical store-relative path of a client-supplied one; escapes and encodings answer 400. */

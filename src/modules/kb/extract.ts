@@ -1,10 +1,11 @@
 import * as cheerio from 'cheerio';
-import mammoth from 'mammoth';
+import { ExtractionError } from './extraction-error.js';
+import { normalizeText } from './text.js';
 
-// Readable text out of fetched or uploaded documents.
+// Readable text out of fetched or uploaded documents. HTML is read here, PDF and Word documents
+// by document-readers.ts; the server runs all three in worker threads (extraction-pool.ts).
 
-/** The document cannot give text (corrupt, unsupported, empty): retrying will not help. */
-export class ExtractionError extends Error {}
+export { ExtractionError, normalizeText };
 
 export interface ExtractedText {
   title?: string;
@@ -55,88 +56,36 @@ export function htmlText(html: string): ExtractedText {
   return { title, text: normalizeText(parts.join('')) };
 }
 
-/**
- * pdf-parse's PDF.js (its legacy build, and its worker, loaded on the first parse) brings core-js,
- * which replaces built-ins it finds wanting for the whole process: JSON.parse (no source access on
- * Node 20), Array.prototype.push and Function.prototype.toString. The replacements are JavaScript,
- * several times slower than V8's own, and every push and parse in the server would pay for them.
- * So pdf-parse is loaded on the first PDF, and V8's three are put back after loading and after each
- * parse (PDF.js needs nothing the replacements add); what core-js only adds where missing
- * (Promise.withResolvers and others) stays.
- */
-const natives: Array<[Record<string, unknown>, string, unknown]> = [
-  [JSON as unknown as Record<string, unknown>, 'parse', JSON.parse],
-  [Array.prototype as unknown as Record<string, unknown>, 'push', Array.prototype.push],
-  [Function.prototype as unknown as Record<string, unknown>, 'toString', Function.prototype.toString],
-];
-
-function restoreNatives() {
-  for (const [owner, key, value] of natives) {
-    if (owner[key] !== value) Object.defineProperty(owner, key, { value, writable: true, configurable: true, enumerable: false });
-  }
-}
-
-let pdfParse: Promise<typeof import('pdf-parse')> | undefined;
-function loadPdfParse() {
-  pdfParse ??= import('pdf-parse').finally(restoreNatives);
-  return pdfParse;
-}
-
-export async function pdfText(bytes: Uint8Array): Promise<string> {
-  const { PDFParse } = await loadPdfParse();
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
-  try {
-    const result = await parser.getText({ pageJoiner: '' });
-    return normalizeText(result.text);
-  } catch (error) {
-    throw new ExtractionError(`not a readable PDF document: ${(error as Error).message}`);
-  } finally {
-    await parser.destroy().catch(() => {});
-    restoreNatives();
-  }
-}
-
-export async function docxText(bytes: Uint8Array): Promise<string> {
-  try {
-    const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
-    return normalizeText(result.value);
-  } catch (error) {
-    throw new ExtractionError(`not a readable DOCX document: ${(error as Error).message}`);
-  }
-}
-
 const docxMediaTypes = new Set(['application/vnd.openxmlformats-officedocument.wordprocessingml.document']);
 const htmlMediaTypes = new Set(['text/html', 'application/xhtml+xml']);
 const plainMediaTypes = new Set(['text/plain', 'text/markdown', 'text/x-markdown', 'text/csv']);
+
+/** A document read off the event loop: parsing it may take seconds and much memory. */
+export type IsolatedDocument = { kind: 'pdf' | 'docx'; bytes: Uint8Array } | { kind: 'html'; html: string };
+
+/** Reads documents in worker threads (extraction-pool.ts). */
+export interface DocumentReader {
+  read(document: IsolatedDocument): Promise<ExtractedText>;
+}
 
 /** Text of a document of a given kind; a url content is read according to what the server sent. */
 export async function documentText(
   kind: 'url' | 'pdf' | 'docx',
   document: { mediaType: string; body: Buffer; text: () => string },
+  reader: DocumentReader,
 ): Promise<ExtractedText> {
   const head = document.body.subarray(0, 5).toString('latin1');
-  if (kind === 'pdf') return { text: await pdfText(document.body) };
-  if (kind === 'docx') return { text: await docxText(document.body) };
-  if (document.mediaType === 'application/pdf' || head === '%PDF-') return { text: await pdfText(document.body) };
-  if (docxMediaTypes.has(document.mediaType)) return { text: await docxText(document.body) };
-  if (htmlMediaTypes.has(document.mediaType)) return htmlText(document.text());
+  if (kind === 'pdf') return reader.read({ kind: 'pdf', bytes: document.body });
+  if (kind === 'docx') return reader.read({ kind: 'docx', bytes: document.body });
+  if (document.mediaType === 'application/pdf' || head === '%PDF-') return reader.read({ kind: 'pdf', bytes: document.body });
+  if (docxMediaTypes.has(document.mediaType)) return reader.read({ kind: 'docx', bytes: document.body });
+  if (htmlMediaTypes.has(document.mediaType)) return reader.read({ kind: 'html', html: document.text() });
   if (plainMediaTypes.has(document.mediaType)) return { text: normalizeText(document.text()) };
   const text = document.text();
-  if (!document.mediaType && /^\s*</.test(text)) return htmlText(text);
+  if (!document.mediaType && /^\s*</.test(text)) return reader.read({ kind: 'html', html: text });
   throw new ExtractionError(`unsupported document type ${document.mediaType || 'unknown'}`);
 }
 
 function normalizeLine(line: string) {
   return line.replace(/\s+/g, ' ').trim();
-}
-
-/** One space between words, one blank line at most between paragraphs. */
-export function normalizeText(text: string) {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/[\t\f\v \u00a0]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

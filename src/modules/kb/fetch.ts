@@ -1,5 +1,5 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundPolicy } from '../../infra/outbound.js';
+import { inflate, InflateBudget, InflateLimitError, type Compression } from './inflate.js';
 
 // Documents fetched for indexing and sitemaps: every hop of a redirect chain goes through the
 // outbound policy again, so a public page cannot bounce the server to a private address.
@@ -10,15 +10,26 @@ export class FetchFailure extends Error {
     message: string,
     readonly permanent: boolean,
     readonly refused = false,
+    readonly timedOut = false,
   ) {
     super(message);
   }
 }
 
 export interface FetchLimits {
+  /** Largest document, as sent and once its content encoding is undone. */
   maxBytes: number;
+  /** Most any decompression may produce. */
+  inflateMaxBytes: number;
+  /** For the whole document: name resolution, connection, redirects, body. */
   timeoutMs: number;
   policy: OutboundPolicy;
+}
+
+export interface FetchOptions {
+  accept?: string;
+  /** An earlier end (epoch ms) than the document's own timeout, e.g. the deadline of a whole call. */
+  deadline?: number;
 }
 
 export interface FetchedDocument {
@@ -34,22 +45,29 @@ const userAgent = 'support-platform-kb/1.0 (+knowledge base indexer)';
 
 const transientStatus = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
 
-export async function fetchDocument(url: string, limits: FetchLimits, accept = '*/*'): Promise<FetchedDocument> {
-  const deadline = Date.now() + limits.timeoutMs;
+export async function fetchDocument(url: string, limits: FetchLimits, options: FetchOptions = {}): Promise<FetchedDocument> {
+  const accept = options.accept ?? '*/*';
+  const deadline = Math.min(Date.now() + limits.timeoutMs, options.deadline ?? Infinity);
+  const allowed = Math.max(0, deadline - Date.now());
+  const late = (at: string) => new FetchFailure(`${at}: no answer within ${allowed} ms`, false, false, true);
   let target = url;
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new FetchFailure(`${url}: no answer within ${limits.timeoutMs} ms`, false);
+    if (remaining <= 0) throw late(url);
     let response;
     try {
-      response = await safeFetch(
-        target,
-        { method: 'GET', headers: { accept, 'user-agent': userAgent }, timeoutMs: remaining, maxResponseBytes: limits.maxBytes },
-        limits.policy,
+      // Raced as a whole: the outbound timeout starts only once the name is resolved.
+      response = await beforeDeadline(
+        safeFetch(
+          target,
+          { method: 'GET', headers: { accept, 'user-agent': userAgent }, timeoutMs: remaining, maxResponseBytes: limits.maxBytes },
+          limits.policy,
+        ),
+        remaining,
       );
     } catch (error) {
       if (error instanceof OutboundRefusedError) throw new FetchFailure(`${target}: refused: ${error.message}`, true, true);
-      if (error instanceof OutboundTimeoutError) throw new FetchFailure(`${target}: no answer within ${limits.timeoutMs} ms`, false);
+      if (error instanceof OutboundTimeoutError) throw late(target);
       const code = (error as NodeJS.ErrnoException).code;
       throw new FetchFailure(`${target}: ${code ? `${code} ` : ''}${(error as Error).message}`.trim(), false);
     }
@@ -74,25 +92,42 @@ export async function fetchDocument(url: string, limits: FetchLimits, accept = '
       url: target,
       mediaType: mediaType.toLowerCase(),
       charset,
-      body: decodeBody(response.body, response.headers.get('content-encoding'), limits.maxBytes, target),
+      body: await decodeBody(response.body, response.headers.get('content-encoding'), Math.min(limits.maxBytes, limits.inflateMaxBytes), target),
     };
   }
   throw new FetchFailure(`${url}: more than ${maxRedirects} redirects`, true);
 }
 
-/** Undoes a content encoding the server applied although none was asked for, within the size limit. */
-export function decodeBody(body: Buffer, encoding: string | null, maxBytes: number, url: string): Buffer {
+function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OutboundTimeoutError(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+const encodings = new Map<string, Compression>([
+  ['gzip', 'gzip'],
+  ['x-gzip', 'gzip'],
+  ['deflate', 'http-deflate'],
+  ['br', 'br'],
+]);
+
+/**
+ * Undoes a content encoding the server applied although none was asked for. The output is counted
+ * as it inflates and stopped past `maxBytes`: a small body may decompress to gigabytes.
+ */
+export async function decodeBody(body: Buffer, encoding: string | null, maxBytes: number, url: string): Promise<Buffer> {
   const name = encoding?.trim().toLowerCase();
   if (!name || name === 'identity') return body;
-  const options = { maxOutputLength: maxBytes };
+  const format = encodings.get(name);
+  if (!format) throw new FetchFailure(`${url}: unsupported content encoding ${name}`, true);
   try {
-    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body, options);
-    if (name === 'deflate') return inflateSync(body, options);
-    if (name === 'br') return brotliDecompressSync(body, options);
+    return await inflate(body, format, new InflateBudget(maxBytes));
   } catch (error) {
+    if (error instanceof InflateLimitError) throw new FetchFailure(`${url}: the ${name} body ${error.message}`, true);
     throw new FetchFailure(`${url}: could not decode the ${name} body: ${(error as Error).message}`, true);
   }
-  throw new FetchFailure(`${url}: unsupported content encoding ${name}`, true);
 }
 
 /** The body as text, in the charset the server declared (UTF-8 otherwise). */

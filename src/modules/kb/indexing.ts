@@ -9,6 +9,7 @@ import { PermanentJobError, type JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { KbContent } from '../../generated/prisma/client.js';
 import { documentText, ExtractionError, normalizeText } from './extract.js';
+import { DocumentExtractor } from './extraction-pool.js';
 import { bodyText, fetchDocument, FetchFailure } from './fetch.js';
 import { contentStatus, kbEvents, statusEvent, type ContentStatus } from './status.js';
 import { EmbeddingError, type ChunkVectors } from './vectors.js';
@@ -35,6 +36,7 @@ export type IndexOutcome = 'indexed' | 'stale';
 
 export class IndexingService {
   private splitter: RecursiveCharacterTextSplitter;
+  private extractor: DocumentExtractor;
 
   constructor(
     private db: Db,
@@ -49,6 +51,17 @@ export class IndexingService {
       chunkSize: config.kb.chunkSize,
       chunkOverlap: config.kb.chunkOverlap,
     });
+    const { kb } = config;
+    this.extractor = new DocumentExtractor(
+      {
+        maxBytes: kb.inflateMaxBytes,
+        maxEntries: kb.archiveMaxEntries,
+        timeoutMs: kb.extractTimeoutMs,
+        maxMemoryMb: kb.extractMaxMemoryMb,
+        workers: kb.extractWorkers,
+      },
+      logger,
+    );
   }
 
   /** Queues contents (already in status 100) for indexing; one that cannot be queued goes back to -1 with the reason. */
@@ -111,11 +124,12 @@ export class IndexingService {
     let extracted;
     if (content.file) {
       const body = await this.readUpload(content.file);
-      extracted = await documentText(kind, { mediaType: '', body, text: () => body.toString('utf8') });
+      extracted = await documentText(kind, { mediaType: '', body, text: () => body.toString('utf8') }, this.extractor);
     } else {
-      const limits = { maxBytes: this.config.kb.fetchMaxBytes, timeoutMs: this.config.kb.fetchTimeoutMs, policy: this.config.outbound };
+      const { kb, outbound } = this.config;
+      const limits = { maxBytes: kb.fetchMaxBytes, inflateMaxBytes: kb.inflateMaxBytes, timeoutMs: kb.fetchTimeoutMs, policy: outbound };
       const document = await fetchDocument(content.source ?? '', limits);
-      extracted = await documentText(kind, { ...document, text: () => bodyText(document) });
+      extracted = await documentText(kind, { ...document, text: () => bodyText(document) }, this.extractor);
     }
     const text = extracted.title && !extracted.text.startsWith(extracted.title) ? `${extracted.title}\n\n${extracted.text}` : extracted.text;
     if (!text.trim()) throw new ExtractionError('no text could be read from the document');

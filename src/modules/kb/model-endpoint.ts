@@ -42,7 +42,7 @@ export function endpointFetch(baseUrl: string, outbound: OutboundPolicy, timeout
       throw error;
     }
     const responseHeaders = new Headers(response.headers);
-    const decoded = decodeBody(response.body, responseHeaders.get('content-encoding'), maxResponseBytes, url);
+    const decoded = await decodeBody(response.body, responseHeaders.get('content-encoding'), maxResponseBytes, url);
     responseHeaders.delete('content-encoding');
     responseHeaders.delete('content-length');
     return new Response(response.status === 204 || response.status === 304 ? null : new Uint8Array(decoded), {

@@ -30,6 +30,13 @@ export class KbService {
   /** The page urls of a sitemap (following sitemap indexes); nothing is stored. */
   sitemap(input: unknown) {
     const { kb, outbound } = this.infra.config;
-    return readSitemap(input, { maxBytes: kb.fetchMaxBytes, timeoutMs: kb.fetchTimeoutMs, policy: outbound });
+    return readSitemap(input, {
+      maxBytes: kb.fetchMaxBytes,
+      inflateMaxBytes: kb.inflateMaxBytes,
+      timeoutMs: kb.fetchTimeoutMs,
+      policy: outbound,
+      deadlineMs: kb.sitemapTimeoutMs,
+      maxDocuments: kb.sitemapMaxDocuments,
+    });
   }
 }

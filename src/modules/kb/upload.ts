@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { AppError, badInput, unauthenticated } from '../../errors.js';
 import { errorResponse } from '../../rest/plugin.js';
+import { addressOf } from '../../http/client-address.js';
 import type { Services } from '../../services.js';
 import { roleAtLeast } from '../teammates/roles.js';
 
@@ -55,7 +56,7 @@ export function useKbUpload(services: Services): Plugin {
   const maxBytes = infra.config.kb.fetchMaxBytes;
 
   const handle = async (request: Request, url: URL, projectId: string) => {
-    const principal = await auth.authenticate(request.headers.get('authorization'));
+    const principal = await auth.authenticate(request.headers.get('authorization'), addressOf(request));
     if (!principal) throw unauthenticated();
     const teammate = await teammates.membership(projectId, principal);
     if (!teammate || !roleAtLeast(teammate.role, 'admin')) throw new AppError('FORBIDDEN', 'your role in this project does not allow this operation');

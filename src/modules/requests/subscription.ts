@@ -2,8 +2,8 @@ import type { Request as RequestRow } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { projectEventStream } from '../../realtime/event-stream.js';
-import { canSee, scopeFor } from './access.js';
+import { mapEvents, projectEventStream } from '../../realtime/event-stream.js';
+import { canSee, scopeFor, type Scope } from './access.js';
 import { memberOf } from './actor.js';
 import { Request } from './schema.js';
 import { viewerOf } from './store.js';
@@ -13,6 +13,11 @@ import { viewerOf } from './store.js';
 // without its record, so the console can drop it.
 
 const requestEvents = new Set(['request.create', 'request.update', 'request.close', 'request.delete']);
+
+/** Whether an event may change which requests the teammate `teammateId` sees. */
+const changesScope = (event: LoggedEvent, teammateId: string) =>
+  ((event.name === 'project_user.update' || event.name === 'project_user.delete') && event.subject === teammateId) ||
+  /^(department|group)\./.test(event.name);
 
 interface RequestEventShape {
   event: LoggedEvent;
@@ -43,23 +48,34 @@ builder.subscriptionField('projectRequests', (t) =>
     subscribe: async (_root, args, ctx) => {
       const member = await memberOf(ctx, args.project_id);
       const { infra, requests } = ctx.services;
-      const scope = await scopeFor(infra.database.prisma, args.project_id, viewerOf(member));
+      const db = infra.database.prisma;
+      let scope: Scope | null = await scopeFor(db, args.project_id, viewerOf(member));
+      // What the subscriber sees follows its role, departments and groups: read again (not from a
+      // cache), in the order of the events, when one of them changes. A teammate no longer active
+      // sees nothing more (and the subscription ends: realtime/live-access.ts).
+      const rescope = async () => {
+        const current = await db.projectUser.findUnique({ where: { id: member.id }, include: { user: true } });
+        const active = current && !current.trashed && current.status === 'active';
+        scope = active ? await scopeFor(db, args.project_id, viewerOf(current)) : null;
+      };
       const stream = projectEventStream(
-        { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
+        { db, bus: infra.bus, eventLog: infra.eventLog },
         args.project_id,
         args.after,
-        (event) => requestEvents.has(event.name),
+        (event) => requestEvents.has(event.name) || changesScope(event, member.id),
       );
       const shown = new Set<string>();
-      return (async function* () {
-        for await (const event of stream) {
-          const request = event.name === 'request.delete' ? null : await requests.fromEvent(event);
-          const visible = !!request && canSee(scope, request);
-          if (visible) shown.add(event.subject);
-          else if (!shown.delete(event.subject)) continue;
-          yield { event, request: visible ? request : null };
+      return mapEvents<RequestEventShape>(stream, async (event) => {
+        if (!requestEvents.has(event.name)) {
+          await rescope();
+          return undefined;
         }
-      })();
+        const request = event.name === 'request.delete' ? null : await requests.fromEvent(event);
+        const visible = !!request && !!scope && canSee(scope, request);
+        if (visible) shown.add(event.subject);
+        else if (!shown.delete(event.subject)) return undefined;
+        return { event, request: visible ? request : null };
+      });
     },
     resolve: (shape: RequestEventShape) => shape,
   }),

@@ -2,8 +2,7 @@ import { builder, recordFields, type RestRoutes } from '../../graphql/record.js'
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import { User } from '../auth/schema.js';
-import type { Invitation } from '../../generated/prisma/client.js';
-import type { InviteOutcome, TeammateRecord } from './service.js';
+import type { TeammateRecord } from './service.js';
 
 export const Teammate = builder.objectRef<TeammateRecord>('Teammate').implement({
   description: 'A user\'s membership in a project (a project user).',
@@ -27,27 +26,6 @@ export const Teammate = builder.objectRef<TeammateRecord>('Teammate').implement(
     isAuthenticated: t.exposeBoolean('isAuthenticated'),
     trashed: t.exposeBoolean('trashed'),
     createdBy: t.exposeString('createdBy'),
-  }),
-});
-
-const PendingInvitation = builder.objectRef<Invitation>('PendingInvitation').implement({
-  fields: (t) => ({
-    ...recordFields(t),
-    id_project: t.exposeString('id_project'),
-    email: t.exposeString('email'),
-    role: t.exposeString('role'),
-    createdBy: t.exposeString('createdBy'),
-  }),
-});
-
-const InviteResult = builder.objectRef<InviteOutcome>('InviteResult').implement({
-  description: 'An existing user is added at once; an unknown e-mail gets a pending invitation.',
-  fields: (t) => ({
-    success: t.exposeBoolean('success', { nullable: false }),
-    pending: t.exposeBoolean('pending', { nullable: false }),
-    message: t.exposeString('message'),
-    project_user: t.field({ type: Teammate, resolve: (r) => r.project_user }),
-    invitation: t.field({ type: PendingInvitation, resolve: (r) => r.invitation }),
   }),
 });
 
@@ -84,21 +62,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  inviteTeammate: t.field({
-    type: InviteResult,
-    nullable: false,
-    args: {
-      project_id: t.arg.string({ required: true }),
-      email: t.arg.string(),
-      role: t.arg.string(),
-      firstname: t.arg.string(),
-      lastname: t.arg.string(),
-      user_available: t.arg.boolean(),
-    },
-    authScopes: minRole('admin'),
-    resolve: async (_root, { project_id, ...input }, ctx) =>
-      ctx.services.teammates.invite(project_id, (await ctx.teammate(project_id))!, input),
-  }),
   updateMyTeammate: t.field({
     type: Teammate,
     nullable: false,
@@ -145,7 +108,6 @@ export const routes: RestRoutes = {
   'Query.teammates': { method: 'GET', path: '/:project_id/project_users' },
   'Query.teammatesByUser': { method: 'GET', path: '/:project_id/project_users/users/:user_id' },
   'Query.teammate': { method: 'GET', path: '/:project_id/project_users/:project_user_id' },
-  'Mutation.inviteTeammate': { method: 'POST', path: '/:project_id/project_users/invite' },
   'Mutation.updateMyTeammate': { method: 'PUT', path: '/:project_id/project_users' },
   'Mutation.updateTeammate': { method: 'PUT', path: '/:project_id/project_users/:project_user_id' },
   'Mutation.removeTeammate': { method: 'DELETE', path: '/:project_id/project_users/:project_user_id' },

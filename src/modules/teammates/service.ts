@@ -1,23 +1,16 @@
 import { z } from 'zod';
-import { AppError, badInput, conflict, forbidden, notFound, parseInput } from '../../errors.js';
+import { AppError, badInput, forbidden, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { Invitation, ProjectUser, User } from '../../generated/prisma/client.js';
+import type { ProjectUser, User } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
 import { roleAtLeast } from './roles.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
+import { InvitationService } from './invitations.js';
 
 export type TeammateRecord = ProjectUser & { user: User };
 
 const json = z.record(z.string(), z.unknown());
-
-const inviteInput = z.object({
-  email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
-  role: z.enum(['admin', 'agent'], { message: 'must be admin or agent' }),
-  firstname: z.string().trim().max(100).optional(),
-  lastname: z.string().trim().max(100).optional(),
-  user_available: z.boolean().default(true),
-});
 
 const updateInput = z.object({
   role: z.enum(['admin', 'agent', 'user'], { message: 'must be admin, agent or user' }).optional(),
@@ -27,14 +20,6 @@ const updateInput = z.object({
   settings: json.optional(),
 });
 
-export interface InviteOutcome {
-  success: boolean;
-  pending: boolean;
-  message: string;
-  project_user: TeammateRecord | null;
-  invitation: Invitation | null;
-}
-
 const withUser = { user: true } as const;
 
 /** Bus channel telling every node that a membership changed, so cached role checks drop it. */
@@ -43,6 +28,8 @@ const membershipChannel = 'memberships.changed';
 export class TeammateService {
   /** Memberships by project and user: every authorised request needs one. */
   private memberships: TtlCache<string, TeammateRecord | null>;
+  /** Invitations: teammates join by accepting one. */
+  readonly invitations: InvitationService;
 
   constructor(
     private db: Db,
@@ -50,6 +37,7 @@ export class TeammateService {
     cacheMs = 5000,
   ) {
     this.memberships = new TtlCache(cacheMs);
+    this.invitations = new InvitationService(db, events, (projectId, userId) => this.membershipChanged(projectId, userId));
     events.bus.subscribe(membershipChannel, (m) => this.memberships.delete(`${m.projectId}:${m.userId}`));
   }
 
@@ -97,63 +85,6 @@ export class TeammateService {
     });
     if (!teammate) throw notFound('teammate');
     return teammate;
-  }
-
-  async invite(projectId: string, actor: TeammateRecord, input: unknown): Promise<InviteOutcome> {
-    const data = parseInput(inviteInput, input);
-    const user = await this.db.user.findUnique({ where: { email: data.email } });
-    if (!user || user.deletedAt) {
-      const invitation = await this.events.transaction(async (tx, emit) => {
-        const saved = await tx.invitation.upsert({
-          where: { id_project_email: { id_project: projectId, email: data.email } },
-          create: {
-            id_project: projectId,
-            email: data.email,
-            role: data.role,
-            firstname: data.firstname ?? '',
-            lastname: data.lastname ?? '',
-            user_available: data.user_available,
-            createdBy: actor.id_user,
-          },
-          update: { role: data.role, user_available: data.user_available },
-        });
-        await emit({ projectId, name: 'project_user.invite', subject: saved.id, payload: { pending: true } });
-        return saved;
-      });
-      return {
-        success: true,
-        pending: true,
-        message: 'invitation pending: it becomes a membership when this e-mail signs up',
-        project_user: null,
-        invitation,
-      };
-    }
-    const existing = await this.db.projectUser.findUnique({
-      where: { id_project_id_user: { id_project: projectId, id_user: user.id } },
-    });
-    if (existing && !existing.trashed) throw conflict('email: this user is already a teammate of the project', 'email');
-    const teammate = await this.events.transaction(async (tx, emit) => {
-      const saved = existing
-        ? await tx.projectUser.update({
-            where: { id: existing.id },
-            data: { trashed: false, status: 'active', role: data.role, user_available: data.user_available },
-            include: withUser,
-          })
-        : await tx.projectUser.create({
-            data: {
-              id_project: projectId,
-              id_user: user.id,
-              role: data.role,
-              user_available: data.user_available,
-              createdBy: actor.id_user,
-            },
-            include: withUser,
-          });
-      await emit({ projectId, name: 'project_user.invite', subject: saved.id });
-      return saved;
-    });
-    await this.membershipChanged(projectId, user.id);
-    return { success: true, pending: false, message: 'user added to the project', project_user: teammate, invitation: null };
   }
 
   /** A teammate updates their own membership; raising one's own role is not allowed. */

@@ -111,7 +111,7 @@ const renderMessages: Renderer = async (events, tools) => {
   return out;
 };
 
-/** project_user.invite names a pending invitation (payload.pending) or a teammate. */
+/** project_user.invite names a pending invitation (payload.pending) or a teammate who joined (an invitee accepting, among others). */
 const renderTeammates = typed('Teammate', load.teammates);
 const renderInvitations = typed('PendingInvitation', load.invitations);
 const renderTeammateInvites: Renderer = async (events, tools) => {
@@ -148,7 +148,7 @@ export const catalogue: Record<string, CatalogueEntry> = {
   'lead.create': { description: 'A lead (contact) was created.', render: renderLeads },
   'lead.update': { description: 'A lead changed.', render: renderLeads },
   'project_user.invite': {
-    description: 'A teammate was added, or an invitation is pending for an e-mail without an account.',
+    description: 'An e-mail was invited (payload: the pending invitation), or a teammate joined, e.g. an invitee accepting (payload: the teammate).',
     render: renderTeammateInvites,
   },
   'project_user.update': { description: 'A teammate changed (role, availability...).', render: renderTeammates },

@@ -95,7 +95,8 @@ export class WebhookSender {
       SELECT d."id", d."status", d."nextAttemptAt", p."payload"::text AS "payload", p."occurredAt",
         (SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))::int AS "automaticAttempts",
         s."id" AS "s_id", s."id_project" AS "s_id_project", s."event" AS "s_event", s."target" AS "s_target",
-        s."secret" AS "s_secret", s."previousSecret" AS "s_previousSecret", s."previousSecretEnd" AS "s_previousSecretEnd",
+        s."secret" AS "s_signingSecret", s."previousSecret" AS "s_previousSigningSecret", s."previousSecretEnd" AS "s_previousSecretEnd",
+        s."hookSecret" AS "s_hookSecret",
         s."enabled" AS "s_enabled", s."failingSince" AS "s_failingSince", s."disabledAt" AS "s_disabledAt",
         s."disabledReason" AS "s_disabledReason", s."createdBy" AS "s_createdBy", s."createdAt" AS "s_createdAt",
         s."updatedAt" AS "s_updatedAt", s."v" AS "s_v"
@@ -193,16 +194,17 @@ export class WebhookSender {
 
     // The stored payload is spliced in as JSON text: no parse and re-stringify per delivery.
     const body = `{"timestamp":${delivery.occurredAt.getTime()},"payload":${delivery.payload},"hook":${JSON.stringify(hookRecord(subscription))}}`;
-    const secrets = [subscription.secret];
-    if (subscription.previousSecret && subscription.previousSecretEnd && subscription.previousSecretEnd > now) {
-      secrets.push(subscription.previousSecret);
+    const keys = [subscription.signingSecret];
+    if (subscription.previousSigningSecret && subscription.previousSecretEnd && subscription.previousSecretEnd > now) {
+      keys.push(subscription.previousSigningSecret);
     }
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'support-platform-webhooks/3',
-      ...signedHeaders(secrets, delivery.id, Math.floor(now.getTime() / 1000), body),
-      // For receivers written against the legacy header, which carried the secret itself.
-      'x-hook-secret': subscription.secret,
+      ...signedHeaders(keys, delivery.id, Math.floor(now.getTime() / 1000), body),
+      // For receivers written against the legacy header: a value of its own, which signs nothing,
+      // since whoever sees one delivery sees it.
+      'x-hook-secret': subscription.hookSecret,
     };
 
     let outcome: Outcome;

@@ -23,18 +23,29 @@ function subscriptionFields<T extends SubscriptionRecord>(t: PothosSchemaTypes.O
 }
 
 export const WebhookSubscription = builder.objectRef<SubscriptionRecord>('WebhookSubscription').implement({
-  description: 'A webhook subscription: an event name bound to a target URL. Its secret is shown only on creation and rotation.',
+  description: 'A webhook subscription: an event name bound to a target URL. Its secrets are shown only on creation and rotation.',
   fields: (t) => subscriptionFields(t),
 });
 
+// `secret` keeps the meaning legacy (Tiledesk) receivers give it: the value every delivery carries in
+// `x-hook-secret`, which they compare with what creation answered. Being sent with every delivery,
+// it cannot be the signing key, which is `signingSecret` and leaves only in these two answers.
 const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>('WebhookSubscriptionWithSecret').implement({
-  description: 'A subscription with its signing secret (`whsec_...`), returned on creation and rotation only.',
+  description: 'A subscription with its secrets, returned on creation and rotation only.',
   fields: (t) => ({
     ...subscriptionFields(t),
-    secret: t.exposeString('secret', { nullable: false }),
+    secret: t.exposeString('hookSecret', {
+      nullable: false,
+      description:
+        'The value of the legacy `x-hook-secret` header of every delivery (also that header of the creation answer). It signs nothing: verify deliveries with `signingSecret`.',
+    }),
+    signingSecret: t.exposeString('signingSecret', {
+      nullable: false,
+      description: 'The Standard Webhooks signing key (`whsec_...`): `new Webhook(signingSecret).verify(body, headers)`. No delivery carries it.',
+    }),
     previousSecretExpiresAt: t.field({
       type: 'DateTime',
-      description: 'After a rotation: until then deliveries carry a signature with the previous secret too.',
+      description: 'After a rotation: until then deliveries carry a signature with the previous signing key too.',
       resolve: (s) => s.previousSecretEnd,
     }),
   }),
@@ -141,7 +152,7 @@ builder.mutationFields((t) => ({
   rotateWebhookSubscriptionSecret: t.field({
     type: WebhookSubscriptionWithSecret,
     nullable: false,
-    description: 'A new secret; the previous one keeps signing deliveries (beside the new one) for 24 hours.',
+    description: 'A new signing key; the previous one keeps signing deliveries (beside the new one) for 24 hours. `secret` (x-hook-secret) is unchanged.',
     args: projectAndId(t.arg),
     authScopes: minRole('admin'),
     resolve: (_root, args, ctx) => ctx.services.webhooks.rotateSecret(args.project_id, args.id),

@@ -2,6 +2,8 @@ import type { Plugin } from 'graphql-yoga';
 
 // Legacy clients read the new subscription's secret from the `x-hook-secret` response header.
 // SOFA cannot set headers, so the REST answer to POST /v3/:project_id/subscriptions gets it here.
+// It is the answer's `secret`: the value deliveries carry in that header, never the signing key
+// (`signingSecret`), which no header shows.
 
 const creationPath = /^\/v3\/[^/]+\/subscriptions\/?$/;
 

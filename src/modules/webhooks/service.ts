@@ -13,10 +13,10 @@ import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
 import { deliveryJob, WebhookSender, type DeliveryJob } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
 import { payloadContext, RecordRenderer } from './render.js';
-import { newSecret } from './signature.js';
+import { newHookSecret, newSecret } from './signature.js';
 
 export type SubscriptionRecord = Subscription;
-/** A subscription as returned by creation and rotation: the only times its secret is shown. */
+/** A subscription as returned by creation and rotation: the only times its secrets are shown. */
 export type SubscriptionWithSecret = Subscription & { revealSecret: true };
 export type DeliveryRecord = WebhookDelivery;
 
@@ -106,7 +106,7 @@ export class WebhookService {
     const data = parseInput(createInput, input);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const created = await tx.subscription.create({
-        data: { id_project: projectId, event: data.event, target: data.target, secret: newSecret(), createdBy: userId },
+        data: { id_project: projectId, event: data.event, target: data.target, signingSecret: newSecret(), hookSecret: newHookSecret(), createdBy: userId },
       });
       await emit({ projectId, name: 'subscription.create', subject: created.id, payload: { event: created.event } });
       return created;
@@ -145,15 +145,18 @@ export class WebhookService {
     return subscription;
   }
 
-  /** A new secret; the old one keeps signing (beside it) for 24 hours so receivers can switch. */
+  /**
+   * A new signing key; the old one keeps signing (beside it) for 24 hours so receivers can switch.
+   * The legacy `x-hook-secret` value stays: a header carries one value, and it signs nothing.
+   */
   async rotateSecret(projectId: string, id: string): Promise<SubscriptionWithSecret> {
     const current = await this.get(projectId, id);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.subscription.update({
         where: { id },
         data: {
-          secret: newSecret(),
-          previousSecret: current.secret,
+          signingSecret: newSecret(),
+          previousSigningSecret: current.signingSecret,
           previousSecretEnd: new Date(Date.now() + rotationOverlapMs),
         },
       });

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 
 // Standard Webhooks (standardwebhooks.com): secrets are `whsec_` + base64 of 24 random bytes, and
 // each message is signed as `v1,` + base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)).
@@ -8,6 +8,14 @@ const secretPrefix = 'whsec_';
 
 export function newSecret(): string {
   return `${secretPrefix}${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * The value of the legacy `x-hook-secret` header: a random UUID, as Tiledesk's were. It is sent in
+ * the clear with every delivery, so it is never a signing key nor derived from one.
+ */
+export function newHookSecret(): string {
+  return randomUUID();
 }
 
 function key(secret: string): Buffer {

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
+import { eventually, onlyAvailable, openRequest, send } from './helpers/conversations.js';
+import { productionMode } from './helpers/environment.js';
+import { connect, subscribe, type Subscription } from './helpers/realtime.js';
+
+// Redis failing under a production-mode node (PostgreSQL, and a redis-server of this file's own):
+// a write that committed answers success at once and is stored once, and what Redis would have
+// carried (events, jobs) arrives once it answers again.
+
+const ports = [6385, 6386, 6387, 6388, 6389];
+
+/** A redis-server on `port`; resolves once it accepts connections, rejects if it cannot start. */
+function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((resolve, reject) => {
+    lines.on('line', (line) => {
+      if (line.includes('Ready to accept connections')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server on ${port} exited with ${code}`)));
+  });
+}
+
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+async function killRedis(child: ChildProcess) {
+  if (!running(child)) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Idle BullMQ workers each wait in BZPOPMIN: how many do on this server. */
+async function waitingWorkers(port: number) {
+  const admin = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  admin.on('error', () => {});
+  try {
+    await admin.connect();
+    const clients = (await admin.call('CLIENT', 'LIST')) as string;
+    return clients.split('\n').filter((line) => line.includes('cmd=bzpopmin')).length;
+  } catch {
+    return 0;
+  } finally {
+    admin.disconnect();
+  }
+}
+
+const eventsQuery = `subscription($p: String!, $after: Int) { projectEvents(project_id: $p, after: $after) { seq name subject } }`;
+
+describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
+  let port: number;
+  let redis: ChildProcess;
+  let workers: number;
+  let t: TestApp;
+  let url: string;
+  let p: SeededProject;
+  const clients: Array<{ dispose(): void | Promise<void> }> = [];
+
+  beforeAll(async () => {
+    // The first free port of the range: other test files may hold some.
+    for (const candidate of ports) {
+      redis = await startRedis(candidate).catch(() => undefined as never);
+      if (redis) {
+        port = candidate;
+        break;
+      }
+    }
+    if (!redis) throw new Error(`no free port among ${ports.join(', ')}`);
+    // Should teardown not finish (a hook timing out), the server still goes with this process.
+    process.once('exit', () => redis.kill('SIGKILL'));
+    // A publish or enqueue waits at most this long for a Redis that does not answer (default 1 s).
+    const started = await createTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '500' });
+    t = started.client;
+    url = started.server.url;
+    p = await t.seedProject('Outage');
+    workers = await eventually(() => waitingWorkers(port));
+  });
+
+  /** Brings Redis back and waits until every worker listens again (BullMQ cannot close a worker that is reconnecting). */
+  async function restoreRedis() {
+    if (!running(redis)) redis = await startRedis(port);
+    else redis.kill('SIGCONT');
+    await eventually(async () => (await waitingWorkers(port)) >= workers, 30_000);
+  }
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.dispose()));
+    if (!redis) return;
+    try {
+      await restoreRedis();
+      await t?.close();
+    } finally {
+      await killRedis(redis);
+    }
+  });
+
+  const lastSeq = async () => Number((await t.infra.database.prisma.project.findUniqueOrThrow({ where: { id: p.projectId } })).eventSeq);
+
+  /** An admin's subscription to every event of the project, live from the current sequence. */
+  async function watchEvents(): Promise<Subscription> {
+    const c = connect(url, p.admin.token);
+    clients.push(c.client);
+    await c.ready;
+    return subscribe(c.client, eventsQuery, { p: p.projectId, after: await lastSeq() });
+  }
+
+  /** Runs `write` and answers its reply and how long it took. */
+  async function timed<T>(write: () => Promise<T>) {
+    const started = performance.now();
+    const reply = await write();
+    return { reply, ms: performance.now() - started };
+  }
+
+  it('answers a message and a tag written while Redis is down at once, stores each once, and delivers their events when it is back', async () => {
+    const requestId = await openRequest(t, p);
+    const live = await watchEvents();
+    await send(t, p.projectId, p.admin.token, requestId, { text: 'before the outage' });
+    const seen = await live.waitFor((e) => e.name === 'message.create');
+
+    await killRedis(redis);
+    const message = await timed(() => send(t, p.projectId, p.admin.token, requestId, { text: 'during the outage' }));
+    const tag = await timed(() => t.post(`/v3/${p.projectId}/tags`, { token: p.admin.token, body: { tag: 'outage' } }));
+
+    expect(message.reply.status).toBe(200);
+    expect(message.ms).toBeLessThan(2000);
+    expect(tag.reply.status).toBe(200);
+    expect(tag.ms).toBeLessThan(2000);
+    const db = t.infra.database.prisma;
+    expect(await db.message.count({ where: { id_project: p.projectId, text: 'during the outage' } })).toBe(1);
+    expect(await db.tag.count({ where: { id_project: p.projectId, tag: 'outage' } })).toBe(1);
+    expect(t.infra.bus.heldWrites().held).toBeGreaterThan(0);
+
+    await restoreRedis();
+    const written = [message.reply.body._id, tag.reply.body._id];
+    // The subscription that stayed open catches up, and so does one resuming from its last sequence.
+    for (const id of written) await live.waitFor((e) => e.subject === id);
+    const again = connect(url, p.admin.token);
+    clients.push(again.client);
+    const resumed = subscribe(again.client, eventsQuery, { p: p.projectId, after: seen.seq });
+    for (const id of written) await resumed.waitFor((e) => e.subject === id);
+  });
+
+  it('queues the jobs a write asked for while Redis was down once it is back', async () => {
+    await onlyAvailable(t, p, []);
+    const requestId = await openRequest(t, p);
+    const request = () => t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.owner.token }).then((r) => r.body);
+    expect((await request()).status).toBe(100);
+
+    await killRedis(redis);
+    // Becoming available asks for a job offering the waiting requests.
+    const available = await timed(() =>
+      t.put(`/v3/${p.projectId}/project_users/${p.agent.teammateId}`, { token: p.owner.token, body: { user_available: true } }),
+    );
+    expect(available.reply.status).toBe(200);
+    expect(available.ms).toBeLessThan(2000);
+    expect(t.infra.queue.heldWrites().waiting).toBeGreaterThan(0);
+
+    await restoreRedis();
+    const served = await eventually(async () => {
+      const current = await request();
+      return current.status === 200 && current;
+    });
+    expect(served.participants).toEqual([p.agent.userId]);
+  });
+
+  it('answers at once while Redis takes connections but does not answer', async () => {
+    const requestId = await openRequest(t, p);
+    const live = await watchEvents();
+
+    redis.kill('SIGSTOP');
+    const message = await timed(() => send(t, p.projectId, p.admin.token, requestId, { text: 'while Redis hangs' }));
+    expect(message.reply.status).toBe(200);
+    expect(message.ms).toBeLessThan(2000);
+
+    redis.kill('SIGCONT');
+    await live.waitFor((e) => e.subject === message.reply.body._id);
+  });
+});
