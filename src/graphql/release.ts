@@ -7,8 +7,8 @@ import type { Plugin } from 'graphql-yoga';
  * minor collections hold WeakMap values strongly, so the entry never looked dead to them: each
  * operation's objects (a list's whole page) were copied by every minor collection and promoted,
  * until a full collection freed them. Most of a list's GC time, and its pauses, went there.
- * Subscriptions are left alone: their context lives as long as they do, and wrapping their
- * event stream to hear its end would cost every delivery.
+ * Subscriptions are not operations that end here: their context lives as long as they do, and
+ * the live-access plugin drops their cache when they end (src/realtime/live-access.ts).
  */
 export function useReleaseOperationCaches(): Plugin {
   const release = (context: unknown) => RequestCache.clearForContext(context as object);

@@ -9,6 +9,7 @@ import { EndableStream } from './endable-stream.js';
 import { watchProject } from './event-stream.js';
 import { rootArguments } from './root-arguments.js';
 import { at, tokenExpiry } from './token-expiry.js';
+import { membershipChannel, userChannel } from '../modules/auth/channels.js';
 
 // A live subscription holds only while the access it was granted on holds. Each one is checked
 // again, as if it were subscribing now (same document, same variables, a new context), whenever
@@ -23,10 +24,6 @@ import { at, tokenExpiry } from './token-expiry.js';
 // cached for AUTH_CACHE_MS, and a concurrent request may put a copy read before the change back
 // into the cache: so each trigger checks at once and once more when any such copy has expired.
 
-/** Published by TeammateService whenever a membership changes: `{projectId, userId}`. */
-const membershipChannel = 'memberships.changed';
-/** Published by AuthService whenever an account changes or is deleted: `{userId}`. */
-const userChannel = 'users.changed';
 
 /** Events that may take a request, or every request of a department, out of a subscriber's view. */
 const requestEvents = new Set(['request.update', 'request.close', 'request.delete']);

@@ -13,6 +13,7 @@ import type { Limiters } from '../../infra/rate-limit.js';
 import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './custom-token.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { cuid } from '../../infra/ids.js';
+import { membershipChannel, userChannel } from './channels.js';
 
 export type UserRecord = User;
 
@@ -46,10 +47,6 @@ const decoyHash = bcrypt.hashSync('decoy-password-never-matches', 10);
 
 const basicCacheMs = 60_000;
 
-/** Bus channel telling every node that an account changed or was deleted. */
-const userChannel = 'users.changed';
-/** The teammates module's channel: cached memberships (which embed the user) drop on it. */
-const membershipChannel = 'memberships.changed';
 
 const isUniqueViolation = (error: unknown) => {
   const e = error as { code?: string; message?: string; meta?: { code?: string } } | null;

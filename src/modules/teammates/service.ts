@@ -7,6 +7,7 @@ import type { Principal } from '../auth/service.js';
 import { roleAtLeast } from './roles.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { InvitationService } from './invitations.js';
+import { membershipChannel } from '../auth/channels.js';
 
 export type TeammateRecord = ProjectUser & { user: User };
 
@@ -22,8 +23,6 @@ const updateInput = z.object({
 
 const withUser = { user: true } as const;
 
-/** Bus channel telling every node that a membership changed, so cached role checks drop it. */
-const membershipChannel = 'memberships.changed';
 
 export class TeammateService {
   /** Memberships by project and user: every authorised request needs one. */
