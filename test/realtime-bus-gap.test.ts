@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
 import { openRequest, send } from './helpers/conversations.js';
 import { productionMode } from './helpers/environment.js';
+import { startRedisOnFreePort } from './helpers/redis-server.js';
 import { connect, subscribe } from './helpers/realtime.js';
 import { errorCodes, rawSocket } from './helpers/raw-socket.js';
 
@@ -14,19 +14,6 @@ import { errorCodes, rawSocket } from './helpers/raw-socket.js';
 
 const ports = [6381, 6382, 6383, 6384];
 
-/** A redis-server on `port`; resolves once it accepts connections, rejects if it cannot start. */
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise((resolve, reject) => {
-    lines.on('line', (line) => {
-      if (line.includes('Ready to accept connections')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server on ${port} exited with ${code}`)));
-  });
-}
 
 describe.skipIf(!productionMode)('a node whose Redis pub/sub connection is cut', () => {
   let port: number;
@@ -37,16 +24,7 @@ describe.skipIf(!productionMode)('a node whose Redis pub/sub connection is cut',
   const closers: Array<() => unknown> = [];
 
   beforeAll(async () => {
-    // The first free port of the range: another run may hold some.
-    for (const candidate of ports) {
-      redis = await startRedis(candidate).catch(() => undefined);
-      if (redis) {
-        port = candidate;
-        break;
-      }
-    }
-    if (!redis) throw new Error(`no free port among ${ports.join(', ')}`);
-    process.once('exit', () => redis?.kill('SIGKILL'));
+    ({ redis, port } = await startRedisOnFreePort(ports));
     const started = await createTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, AUTH_CACHE_MS: '1000' });
     t = started.client;
     url = started.server.url;

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, onlyAvailable, openRequest, send } from './helpers/conversations.js';
 import { productionMode } from './helpers/environment.js';
+import { running, startRedis, startRedisOnFreePort } from './helpers/redis-server.js';
 import { connect, subscribe, type Subscription } from './helpers/realtime.js';
 
 // Redis failing under a production-mode node (PostgreSQL, and a redis-server of this file's own):
@@ -13,21 +13,7 @@ import { connect, subscribe, type Subscription } from './helpers/realtime.js';
 
 const ports = [6385, 6386, 6387, 6388, 6389];
 
-/** A redis-server on `port`; resolves once it accepts connections, rejects if it cannot start. */
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise((resolve, reject) => {
-    lines.on('line', (line) => {
-      if (line.includes('Ready to accept connections')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server on ${port} exited with ${code}`)));
-  });
-}
 
-const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 async function killRedis(child: ChildProcess) {
   if (!running(child)) return;
@@ -63,17 +49,7 @@ describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
   const clients: Array<{ dispose(): void | Promise<void> }> = [];
 
   beforeAll(async () => {
-    // The first free port of the range: other test files may hold some.
-    for (const candidate of ports) {
-      redis = await startRedis(candidate).catch(() => undefined as never);
-      if (redis) {
-        port = candidate;
-        break;
-      }
-    }
-    if (!redis) throw new Error(`no free port among ${ports.join(', ')}`);
-    // Should teardown not finish (a hook timing out), the server still goes with this process.
-    process.once('exit', () => redis.kill('SIGKILL'));
+    ({ redis, port } = await startRedisOnFreePort(ports));
     // A publish or enqueue waits at most this long for a Redis that does not answer (default 1 s).
     const started = await createTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '500' });
     t = started.client;
