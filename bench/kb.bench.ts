@@ -237,11 +237,11 @@ async function retrievalQuality() {
     }
     const { retriever } = server.app.services.kb;
     const rows = [];
-    for (const mode of ['lexical', 'hybrid'] as const) {
+    for (const mode of ['lexical', 'fusion'] as const) {
       for (const topK of [1, 4]) {
         let hits = 0;
         for (const q of questions) {
-          const chunks = await retriever.search(projectId, namespace, q.question, topK, mode);
+          const chunks = await retriever.search(projectId, namespace, q.question, topK, { mode });
           if (chunks.some((c) => contentOf.get(c.contentId) === q.expected)) hits++;
         }
         rows.push({ retrieval: mode, top_k: topK, questions: questions.length, hits, [`hit@top_k`]: Math.round((hits / questions.length) * 1000) / 10 + '%' });

@@ -13,6 +13,8 @@ import type { Infrastructure } from './infra/index.js';
 import { createRestApi, errorResponse } from './rest/plugin.js';
 import { createListener, fromLane, type NodeListener } from './http/listener.js';
 import { restLane } from './http/rest-lane.js';
+import type { Yoga } from './http/yoga.js';
+import { claimedBy, claiming } from './http/claims.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
 import { clientAddress, contextAddress, useClientAddress } from './http/client-address.js';
@@ -26,15 +28,23 @@ import { useKbUpload } from './modules/kb/upload.js';
 import { useBotImportUpload } from './modules/bots/upload.js';
 import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
 import { useLiveSubscriptions } from './realtime/plugin.js';
+import { healthLane, healthPaths, useHealth } from './http/health.js';
+import { webLane } from './web/serve.js';
+import { Lifecycle } from './http/lifecycle.js';
+import { corsPolicy } from './http/cors.js';
+import { useResponseCompression } from './http/compression.js';
+import { graphiqlOptions } from './http/graphiql.js';
 
 // Builds the HTTP application (GraphQL, REST, health) without listening.
 
 export interface App {
-  yoga: ReturnType<typeof createYoga<{ req?: IncomingMessage }, Context>>;
+  yoga: Yoga;
   /** The HTTP entry point: /v3 calls to generated routes directly, everything else through yoga. */
   listener: NodeListener;
   services: Services;
   infra: Infrastructure;
+  /** Shutdown state: once draining, /ready answers 503 and answers close their connections. */
+  lifecycle: Lifecycle;
 }
 
 /** Refuses bodies over the limit before anything reads them. */
@@ -44,18 +54,6 @@ function useBodyLimit(limit: number): Plugin {
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > limit) {
         endResponse(errorResponse(bodyTooLarge(limit)));
-      }
-    },
-  };
-}
-
-function useHealth(infra: Infrastructure): Plugin {
-  return {
-    async onRequest({ url, endResponse }) {
-      if (url.pathname === '/health') endResponse(Response.json({ status: 'ok' }));
-      else if (url.pathname === '/ready') {
-        const ready = await infra.ready();
-        endResponse(Response.json({ status: ready ? 'ready' : 'unavailable' }, { status: ready ? 200 : 503 }));
       }
     },
   };
@@ -96,62 +94,72 @@ function useCompiledQueries(): Plugin {
 }
 
 export function buildApp(infra: Infrastructure): App {
-  const services = createServices(infra);
+  const services = createServices(infra, schema);
   const { config } = infra;
   const rest = createRestApi(restOptions);
+  const lifecycle = new Lifecycle();
+  const nodeState = { ready: () => infra.ready(), draining: lifecycle.draining };
+  const plugins = [
+    useClientAddress(),
+    useRequestLog(infra),
+    useResponseCompression(),
+    // Uploads have their own, larger limit (FILE_MAX_BYTES), enforced while reading them.
+    claiming(useFileRoutes(services), isFileRoute),
+    // Knowledge-base documents too (KB_FETCH_MAX_BYTES), so this comes before the general body limit.
+    useKbUpload(services),
+    useBodyLimit(config.bodyLimitBytes),
+    useHealth(nodeState),
+    EnvelopArmorPlugin({
+      // Introspection counts too: GraphiQL's own query needs about 13 levels.
+      maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: false },
+      maxAliases: { n: config.graphql.maxAliases },
+      costLimit: { maxCost: config.graphql.maxCost },
+      maxTokens: { n: 2000 },
+      blockFieldSuggestion: { enabled: config.env === 'production' },
+    }),
+    useInputGuard(),
+    useIntrospectionPolicy(config.graphql.introspection),
+    useCompiledQueries(),
+    useReleaseOperationCaches(),
+    // Subscriptions end when the caller's access to what they follow does; resumes are bounded.
+    useLiveSubscriptions(services),
+    useBotImportUpload(),
+    claiming(useRequestArrayBodies(), takesArrayBody),
+    rest.plugin,
+    claiming(useHookSecretHeader(), createsSubscription),
+  ];
+  // The requests some plugin above serves or rewrites itself: the REST lane leaves them to yoga.
+  const claimedElsewhere = claimedBy(plugins);
   const yoga = createYoga<{ req?: IncomingMessage }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
-    graphiql: config.graphql.graphiql ? { subscriptionsProtocol: 'WS' } : false,
+    // CORS is the listener's, for every lane alike (src/http/cors.ts).
+    cors: false,
+    ...graphiqlOptions(config.graphql.graphiql),
     logging: false,
     maskedErrors: {
       maskError(error, message) {
         const original = (error as { originalError?: unknown }).originalError ?? error;
         if (original instanceof GraphQLError && !(error as GraphQLError).originalError) return error as GraphQLError;
-        if (original instanceof AppError) return original;
+        // Keep where it failed (path, locations): in a partial result the client needs the field.
+        if (original instanceof AppError) {
+          const { nodes, source, positions, path } = error as GraphQLError;
+          return new GraphQLError(original.message, { nodes, source, positions, path, originalError: original, extensions: original.extensions });
+        }
         infra.logger.error({ err: original }, 'unexpected error');
         return new GraphQLError(message);
       },
     },
     context: ({ request, ...serverContext }) => buildContext(services, request, contextAddress(serverContext)),
-    plugins: [
-      useClientAddress(),
-      useRequestLog(infra),
-      // Uploads have their own, larger limit (FILE_MAX_BYTES), enforced while reading them.
-      useFileRoutes(services),
-      // Knowledge-base documents too (KB_FETCH_MAX_BYTES), so this comes before the general body limit.
-      useKbUpload(services),
-      useBodyLimit(config.bodyLimitBytes),
-      useHealth(infra),
-      EnvelopArmorPlugin({
-        // Introspection counts too: GraphiQL's own query needs about 13 levels.
-        maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: false },
-        maxAliases: { n: config.graphql.maxAliases },
-        costLimit: { maxCost: config.graphql.maxCost },
-        maxTokens: { n: 2000 },
-        blockFieldSuggestion: { enabled: config.env === 'production' },
-      }),
-      useInputGuard(),
-      useIntrospectionPolicy(config.graphql.introspection),
-      useCompiledQueries(),
-      useReleaseOperationCaches(),
-      // Subscriptions end when the caller's access to what they follow does; resumes are bounded.
-      useLiveSubscriptions(services),
-      useBotImportUpload(),
-      useRequestArrayBodies(),
-      rest.plugin,
-      useHookSecretHeader(),
-    ],
+    plugins,
   });
   const lanes = [
     restLane({
       rest,
       bodyLimitBytes: config.bodyLimitBytes,
-      // Kept in step with the plugins ahead of the REST face that answer or rewrite a JSON request.
-      claimedElsewhere: (method, pathname) =>
-        isFileRoute(method, pathname) || takesArrayBody(method, pathname) || createsSubscription(method, pathname),
+      claimedElsewhere,
     }),
     graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
     chunkedBodyLane({ yoga, bodyLimitBytes: config.bodyLimitBytes }),
@@ -172,6 +180,14 @@ export function buildApp(infra: Infrastructure): App {
     config,
     logger: infra.logger,
   });
-  const listener = createListener([keyed, ...lanes], yoga, infra.logger, gate);
-  return { yoga, listener, services, infra };
+  // The browser clients' pages and bundles (src/web) answer before the API lanes.
+  const listener = createListener([healthLane(nodeState), webLane(), keyed, ...lanes], yoga, infra.logger, gate, {
+    cors: corsPolicy(config.http),
+    knownPaths: {
+      fixed: { ...healthPaths, '/graphql': ['GET', 'POST'], '/v3/openapi.json': ['GET'] },
+      answers: (method, pathname) => rest.match(method, pathname) !== null || claimedElsewhere(method, pathname),
+    },
+    draining: lifecycle.draining,
+  });
+  return { yoga, listener, services, infra, lifecycle };
 }

@@ -64,6 +64,9 @@ const envSchema = z.object({
   WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  BOT_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
+  BOT_SWEEP_GRACE: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
+  BOT_SWEEP_WINDOW: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
   // Stored sizes are 32-bit integers: a larger limit would let an upload overflow its column.
   FILE_MAX_BYTES: z.coerce.number().int().positive().max(2 ** 31 - 1).default(10 * 1024 * 1024),
   // Images are decoded for thumbnails: a larger one (width x height) is refused before decoding.
@@ -84,6 +87,13 @@ const envSchema = z.object({
   KB_EXTRACT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   KB_SITEMAP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   KB_SITEMAP_MAX_DOCUMENTS: z.coerce.number().int().positive().default(50),
+  // The knowledge bases' local sentence encoder (src/modules/kb/encoder.ts); default: on in embedded mode, outside tests.
+  KB_ENCODER: z.enum(['local', 'off']).optional(),
+  // How chunks are ranked when vectors exist, and when a question is abstained from (qa.ts).
+  KB_RANKING: z.enum(['lexical', 'fusion', 'rrf']).default('fusion'),
+  KB_DENSE_WEIGHT: z.coerce.number().min(0).max(1).default(0.3),
+  KB_MIN_COVERAGE: z.coerce.number().min(0).max(1).default(0.3),
+  KB_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).optional(),
   LLM_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
@@ -95,6 +105,16 @@ const envSchema = z.object({
   GRAPHIQL: bool.optional(),
   // Who may introspect the schema: everyone, signed-in callers only, or nobody.
   GRAPHQL_INTROSPECTION: z.enum(['public', 'authenticated', 'off']).optional(),
+  // E-mail (issue 20): SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox.
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL such as smtp://user:pass@host:587').optional(),
+  MAIL_FROM: z.string().min(3).default('Support platform <no-reply@localhost>'),
+  PUBLIC_URL: z.string().url('must be a URL such as https://support.example.com').optional(),
+  PASSWORD_RESET_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30m').default('1h'),
+  EMAIL_VERIFICATION_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 2d').default('2d'),
+  EMAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  EMAIL_INTERNAL_SEND_LIMIT: z.coerce.number().int().positive().default(100),
+  EMAIL_INTERNAL_SEND_WINDOW_SECONDS: counterSeconds.default(3600),
+  EMAIL_NOTIFY_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 2s').default('2s'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -195,6 +215,15 @@ export interface Config {
     /** A delivery job whose worker stops renewing its lock for this long is taken over by another worker. */
     workerLockMs: number;
   };
+  /** The bots' sweep for visitors' messages left unanswered (a process died before the bot's turn). */
+  bots: {
+    /** How often the sweep runs (also once at start). */
+    sweepIntervalMs: number;
+    /** A message this recent is left to the live turn, which may still be under way on some node. */
+    sweepGraceMs: number;
+    /** A message older than this is not answered any more. */
+    sweepWindowMs: number;
+  };
   /** Knowledge bases: chunking and the limits on documents fetched from urls or uploaded. */
   kb: {
     chunkSize: number;
@@ -211,6 +240,17 @@ export interface Config {
     /** One deadline for a whole `POST /kb/sitemap` call, and the sitemap documents it may fetch. */
     sitemapTimeoutMs: number;
     sitemapMaxDocuments: number;
+    /** Dense retrieval with the local sentence encoder when no embeddings endpoint is configured. */
+    encoder: 'local' | 'off';
+    /**
+     * With vectors: `lexical` ranks by BM25 alone (vectors serve abstention), `fusion` by min-max
+     * fusion giving `denseWeight` to cosine similarity, `rrf` by reciprocal-rank fusion.
+     */
+    ranking: 'lexical' | 'fusion' | 'rrf';
+    denseWeight: number;
+    /** Abstention: the best chunk must hold this share of the question's meaningful words, or be this similar (cosine; unset: the encoder's own floor). */
+    minCoverage: number;
+    minSimilarity?: number;
   };
   /** OpenAI-compatible chat endpoint for answers (no baseUrl: extractive answers); model is the default of new knowledge bases. */
   llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number };
@@ -218,6 +258,24 @@ export interface Config {
   embeddings: { baseUrl: string; apiKey?: string; model: string; dimensions?: number } | null;
   /** Uploads: size limit, the media types accepted (detected from the bytes; `type/*` wildcards), pixel budget of images. */
   files: { maxBytes: number; allowedTypes: string[]; maxPixels: number };
+  /**
+   * E-mail: SMTP through nodemailer with `smtpUrl`, else each message is an .eml file in `outboxDir`.
+   * `publicUrl` starts the links in messages. Reset and verification links expire after their TTL;
+   * internal sends are limited per project and window; notifications read the event log this often.
+   */
+  email: {
+    smtpUrl?: string;
+    from: string;
+    publicUrl: string;
+    outboxDir: string;
+    passwordResetTtlMs: number;
+    verificationTtlMs: number;
+    attempts: number;
+    internalSendLimit: number;
+    internalSendWindowSeconds: number;
+    notifyIntervalMs: number;
+  };
+  http: HttpSettings;
 }
 
 export class ConfigError extends Error {}
@@ -248,6 +306,59 @@ function embeddedJwtSecret(dataDir: string): string {
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
+
+// --- HTTP conventions and the service's life cycle ---------------------------------------------
+
+/** Which web pages (by origin) may call the API from a browser, and how a node stops. */
+export interface HttpSettings {
+  /**
+   * `*`: any page may call the API, without credentials of the browser's own (cookies, TLS client
+   * certificates); the API's credentials are headers a page sets itself, so it works with any page.
+   * Otherwise the origins listed, each answered with its own origin and `Allow-Credentials`.
+   */
+  corsOrigins: '*' | string[];
+  /** How long a browser may reuse a preflight's answer. */
+  corsMaxAgeSeconds: number;
+  /**
+   * After SIGTERM/SIGINT: how long the node goes on accepting requests while /ready answers 503
+   * (for a load balancer to take it out of rotation), then how long the requests in flight may
+   * take before their connections are cut and the process exits.
+   */
+  shutdownDelayMs: number;
+  shutdownTimeoutMs: number;
+}
+
+const origin = /^https?:\/\/[^/\s,*]+$/i;
+const httpEnvSchema = z.object({
+  CORS_ORIGINS: z
+    .string()
+    .refine(
+      (value) => value.trim() === '*' || value.split(',').every((entry) => origin.test(entry.trim())),
+      'must be * or a comma list of origins such as https://app.example.com,http://localhost:5173',
+    )
+    .default('*'),
+  // Chromium caps a preflight's cache at 2 hours.
+  CORS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(7200).default(600),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+});
+
+function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings {
+  const parsed = httpEnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid environment variable ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const env = parsed.data;
+  return {
+    corsOrigins: env.CORS_ORIGINS.trim() === '*' ? '*' : env.CORS_ORIGINS.split(',').map((entry) => entry.trim().replace(/\/$/, '').toLowerCase()),
+    corsMaxAgeSeconds: env.CORS_MAX_AGE_SECONDS,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
 
 export function loadConfig(source: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
@@ -316,6 +427,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.WEBHOOK_CONCURRENCY,
       workerLockMs: env.WEBHOOK_WORKER_LOCK_MS,
     },
+    bots: {
+      sweepIntervalMs: Math.max(50, durationToMs(env.BOT_SWEEP_INTERVAL)),
+      sweepGraceMs: durationToMs(env.BOT_SWEEP_GRACE),
+      sweepWindowMs: durationToMs(env.BOT_SWEEP_WINDOW),
+    },
     kb: {
       chunkSize: env.KB_CHUNK_SIZE,
       chunkOverlap: env.KB_CHUNK_OVERLAP,
@@ -328,6 +444,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       extractWorkers: env.KB_EXTRACT_WORKERS,
       sitemapTimeoutMs: env.KB_SITEMAP_TIMEOUT_MS,
       sitemapMaxDocuments: env.KB_SITEMAP_MAX_DOCUMENTS,
+      encoder: env.KB_ENCODER ?? (!env.DATABASE_URL && env.NODE_ENV !== 'test' ? 'local' : 'off'),
+      ranking: env.KB_RANKING,
+      denseWeight: env.KB_DENSE_WEIGHT,
+      minCoverage: env.KB_MIN_COVERAGE,
+      minSimilarity: env.KB_MIN_SIMILARITY,
     },
     // An API key alone means the public OpenAI endpoint.
     llm: {
@@ -351,6 +472,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : defaultAllowedFileTypes,
       maxPixels: env.FILE_MAX_PIXELS,
     },
+    email: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+      outboxDir: path.join(dataDir, 'outbox'),
+      passwordResetTtlMs: durationToMs(env.PASSWORD_RESET_TTL),
+      verificationTtlMs: durationToMs(env.EMAIL_VERIFICATION_TTL),
+      attempts: env.EMAIL_ATTEMPTS,
+      internalSendLimit: env.EMAIL_INTERNAL_SEND_LIMIT,
+      internalSendWindowSeconds: env.EMAIL_INTERNAL_SEND_WINDOW_SECONDS,
+      notifyIntervalMs: Math.max(50, durationToMs(env.EMAIL_NOTIFY_INTERVAL)),
+    },
+    http: httpSettings(cleaned),
     ...overrides,
   };
 }

@@ -1,11 +1,18 @@
 import type { Principal } from './modules/auth/service.js';
 import type { TeammateRecord } from './modules/teammates/service.js';
 import { roleAtLeast, type Role } from './modules/teammates/roles.js';
-import type { Services } from './services.js';
 import { forbidden, unauthenticated } from './errors.js';
 
+/**
+ * The domain services, as `src/services.ts` builds them. That file fills this slot in (declaration
+ * merging), so the context, which every schema file sees, imports no service module: services
+ * never depend back on the GraphQL layer, not even by type.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ContextServices {}
+
 export interface Context {
-  services: Services;
+  services: ContextServices;
   request: Request;
   clientIp: string;
   /** The authenticated caller, or null without credentials; invalid credentials throw 401. */
@@ -17,7 +24,7 @@ export interface Context {
   requireRole(projectId: string, min: Role): Promise<TeammateRecord>;
 }
 
-export function buildContext(services: Services, request: Request, clientIp: string): Context {
+export function buildContext(services: ContextServices, request: Request, clientIp: string): Context {
   let principal: Promise<Principal | null> | undefined;
   const memberships = new Map<string, Promise<TeammateRecord | null>>();
   const ctx: Context = {

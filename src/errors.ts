@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ZodError } from 'zod';
+import { currentRequestId } from './infra/logger.js';
 
 // One error family for GraphQL and REST: a stable code, a message naming the field,
 // and the HTTP status REST answers with.
@@ -9,6 +10,7 @@ export const errorStatus = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNPROCESSABLE: 422,
@@ -65,10 +67,19 @@ export interface ErrorBody {
   code: ErrorCode | 'INTERNAL_SERVER_ERROR';
   message: string;
   field?: string;
+  /** The `x-request-id` of the request that failed, to quote when reporting it (the log lines carry it too). */
+  request_id?: string;
 }
 
 /** Maps any GraphQL error to the REST body and status (GraphQL input errors become 400). */
 export function toErrorBody(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  const answer = errorBodyOf(error);
+  const requestId = currentRequestId();
+  if (requestId !== undefined) answer.body.request_id = requestId;
+  return answer;
+}
+
+function errorBodyOf(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   const ext = (error as GraphQLError)?.extensions as
     | { code?: string; field?: string; http?: { status?: number; headers?: Record<string, string> } }
     | undefined;
@@ -105,3 +116,10 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody; 
 
 /** A request body over the JSON body limit (BODY_LIMIT_BYTES). */
 export const bodyTooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `body: larger than the ${limit}-byte limit`);
+
+/** A known path asked with a method it does not answer; `allow` lists those it does. */
+export const methodNotAllowed = (method: string, pathname: string, allow: string[]) =>
+  new AppError('METHOD_NOT_ALLOWED', `method: ${method} is not allowed on ${pathname}; allowed: ${allow.join(', ')}`, {
+    field: 'method',
+    headers: { allow: allow.join(', ') },
+  });

@@ -35,16 +35,35 @@ export async function startServer(config: Config, options: InfrastructureOptions
     server,
     url,
     close() {
-      // Stop accepting work, let in-flight requests and jobs finish, then release connections.
-      closing ??= (async () => {
-        await ws.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        await infra.close();
-      })();
+      closing ??= drain(server, ws, app, config.http);
       return closing;
     },
   };
+}
+
+/**
+ * A graceful stop, as a load balancer expects of a node: /ready answers 503 at once (and every
+ * answer asks its client to close the connection) while the node goes on serving for
+ * `shutdownDelayMs`; then it stops accepting connections, closes idle ones and websockets (1001,
+ * going away), and lets the requests in flight finish. At `shutdownTimeoutMs` whatever is still
+ * open (a client that stalled mid-request, a socket that never answers its close) is cut, so no
+ * client can keep the process alive; then jobs and stores are released.
+ */
+async function drain(server: Server, ws: ReturnType<typeof attachWebSocket>, app: App, { shutdownDelayMs, shutdownTimeoutMs }: Config['http']) {
+  const { logger } = app.infra;
+  app.lifecycle.beginDrain();
+  if (shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, shutdownDelayMs));
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    logger.warn({ timeoutMs: shutdownTimeoutMs }, 'shutdown deadline reached: closing the connections still open');
+    server.closeAllConnections();
+    for (const socket of ws.wss.clients) socket.terminate();
+  }, shutdownTimeoutMs);
+  try {
+    await Promise.all([ws.close(), stopped]);
+  } finally {
+    clearTimeout(deadline);
+  }
+  await app.infra.close();
 }

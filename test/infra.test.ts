@@ -1,6 +1,6 @@
+import type { CustomEventName } from '../src/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessEventBus, RedisEventBus, type BusMessage, type EventBus } from '../src/infra/event-bus.js';
-import { BullJobQueue, InProcessJobQueue, PermanentJobError, type JobQueue } from '../src/infra/job-queue.js';
 import { createLogger } from '../src/infra/logger.js';
 import type { LoggedEvent } from '../src/infra/event-log.js';
 import { projectEventStream } from '../src/realtime/event-stream.js';
@@ -84,97 +84,6 @@ describe('Redis event bus after a lost pub/sub connection', () => {
   });
 });
 
-describe.each([
-  ['in-process', () => new InProcessJobQueue(logger) as JobQueue],
-  ['BullMQ', () => new BullJobQueue({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null }, uniqueName('jobs'), logger) as JobQueue],
-])('%s job queue', (_name, make) => {
-  it('runs an enqueued job with its data', async () => {
-    const queue = make();
-    const seen: unknown[] = [];
-    queue.define({ name: 'echo', process: async (data) => void seen.push(data) });
-    await queue.startWorkers();
-    await queue.enqueue('echo', { hello: 'world' });
-    await until(() => seen.length === 1);
-    expect(seen[0]).toEqual({ hello: 'world' });
-    await queue.close();
-  });
-
-  it('retries a failing job until it succeeds', async () => {
-    const queue = make();
-    const attempts: number[] = [];
-    queue.define({
-      name: 'flaky',
-      attempts: 3,
-      backoffMs: () => 20,
-      process: async (_data, job) => {
-        attempts.push(job.attempt);
-        if (job.attempt < 3) throw new Error('not yet');
-      },
-    });
-    await queue.startWorkers();
-    await queue.enqueue('flaky', {});
-    await until(() => attempts.length === 3);
-    expect(attempts).toEqual([1, 2, 3]);
-    await queue.close();
-  });
-
-  it('does not retry a permanent failure', async () => {
-    const queue = make();
-    let runs = 0;
-    queue.define({
-      name: 'permanent',
-      attempts: 5,
-      backoffMs: () => 10,
-      process: async () => {
-        runs++;
-        throw new PermanentJobError('never');
-      },
-    });
-    queue.define({ name: 'marker', process: async () => void (runs += 100) });
-    await queue.startWorkers();
-    await queue.enqueue('permanent', {});
-    await until(() => runs >= 1);
-    await queue.enqueue('marker', {});
-    await until(() => runs >= 101);
-    expect(runs).toBe(101);
-    await queue.close();
-  });
-
-  it('ignores a second enqueue with the same job id', async () => {
-    const queue = make();
-    let runs = 0;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    queue.define({ name: 'once', process: async () => { runs++; await gate; } });
-    await queue.startWorkers();
-    await queue.enqueue('once', {}, { jobId: 'same' });
-    await queue.enqueue('once', {}, { jobId: 'same' });
-    await until(() => runs === 1);
-    release();
-    await queue.close();
-    expect(runs).toBe(1);
-  });
-
-  it('waits for in-flight jobs on close', async () => {
-    const queue = make();
-    let finished = false;
-    let started = false;
-    queue.define({
-      name: 'slow',
-      process: async () => {
-        started = true;
-        await new Promise((r) => setTimeout(r, 200));
-        finished = true;
-      },
-    });
-    await queue.startWorkers();
-    await queue.enqueue('slow', {});
-    await until(() => started);
-    await queue.close();
-    expect(finished).toBe(true);
-  });
-});
-
 describe('event log', () => {
   let t: TestApp;
   let p: SeededProject;
@@ -188,7 +97,7 @@ describe('event log', () => {
     const start = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.event', subject: String(i) })),
+        t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'event.emit.test', subject: String(i) })),
       ),
     );
     const events = await t.infra.eventLog.readAfter(p.projectId, start);
@@ -198,14 +107,14 @@ describe('event log', () => {
   it('appends the events of one transaction in the order they were emitted, and publishes them so', async () => {
     const start = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
     const committed: LoggedEvent[] = [];
-    const stop = t.infra.eventLog.onCommit((event) => event.name.startsWith('test.several') && committed.push(event));
+    const stop = t.infra.eventLog.onCommit((event) => event.name.startsWith('event.emit.several') && committed.push(event));
     await t.infra.eventLog.transaction(async (_tx, emit) => {
-      for (const n of [1, 2, 3]) await emit({ projectId: p.projectId, name: `test.several.${n}`, subject: String(n), payload: { n, b: [n] } });
+      for (const n of [1, 2, 3]) await emit({ projectId: p.projectId, name: `event.emit.several.${n}`, subject: String(n), payload: { n, b: [n] } });
     });
     stop();
     const events = await t.infra.eventLog.readAfter(p.projectId, start);
     expect(events.map((e) => [e.seq, e.name, e.subject, e.payload])).toEqual(
-      [1, 2, 3].map((n) => [start + n, `test.several.${n}`, String(n), { n, b: [n] }]),
+      [1, 2, 3].map((n) => [start + n, `event.emit.several.${n}`, String(n), { n, b: [n] }]),
     );
     expect(committed).toEqual(events);
   });
@@ -214,7 +123,7 @@ describe('event log', () => {
     const before = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).length;
     await expect(
       t.infra.eventLog.transaction(async (_tx, emit) => {
-        await emit({ projectId: p.projectId, name: 'test.rolled-back', subject: 'x' });
+        await emit({ projectId: p.projectId, name: 'event.emit.rolled-back', subject: 'x' });
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -224,14 +133,14 @@ describe('event log', () => {
   it('streams live events and replays everything after a given sequence first', async () => {
     const deps = { db: t.infra.database.prisma, bus: t.infra.bus, eventLog: t.infra.eventLog };
     const from = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
-    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.missed', subject: 'a' }));
+    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'event.emit.missed', subject: 'a' }));
     const stream = projectEventStream(deps, p.projectId, from);
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();
-    expect(first.value).toMatchObject({ name: 'test.missed', seq: from + 1 });
-    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'test.live', subject: 'b' }));
+    expect(first.value).toMatchObject({ name: 'event.emit.missed', seq: from + 1 });
+    await t.infra.eventLog.transaction((_tx, emit) => emit({ projectId: p.projectId, name: 'event.emit.live', subject: 'b' }));
     const second = await iterator.next();
-    expect(second.value).toMatchObject({ name: 'test.live', seq: from + 2 });
+    expect(second.value).toMatchObject({ name: 'event.emit.live', seq: from + 2 });
     await iterator.return?.();
   });
 
@@ -239,21 +148,21 @@ describe('event log', () => {
     const deps = { db: t.infra.database.prisma, bus: t.infra.bus, eventLog: t.infra.eventLog };
     const from = (await t.infra.eventLog.readAfter(p.projectId, 0, 10_000)).at(-1)!.seq;
     const iterator = projectEventStream(deps, p.projectId, from)[Symbol.asyncIterator]();
-    const emit = (name: string) =>
+    const emit = (name: CustomEventName) =>
       t.infra.eventLog.transaction((_tx, log) => log({ projectId: p.projectId, name, subject: name }));
-    await emit('test.warmup');
+    await emit('event.emit.warmup');
     expect((await iterator.next()).value.seq).toBe(from + 1);
     // Committed but never published, as when a node dies between commit and publish.
     await t.infra.database.prisma.$transaction(async (tx) => {
       const [{ seq }] = await tx.$queryRaw<{ seq: bigint }[]>`UPDATE "Project" SET "eventSeq" = "eventSeq" + 1 WHERE "id" = ${p.projectId} RETURNING "eventSeq" AS seq`;
-      await tx.domainEvent.create({ data: { id_project: p.projectId, seq, name: 'test.unpublished', subject: 'u' } });
+      await tx.domainEvent.create({ data: { id_project: p.projectId, seq, name: 'event.emit.unpublished', subject: 'u' } });
     });
-    await emit('test.after-gap');
-    await emit('test.after-gap-2');
+    await emit('event.emit.after-gap');
+    await emit('event.emit.after-gap-2');
     const received = [];
     for (let i = 0; i < 3; i++) received.push((await iterator.next()).value);
     expect(received.map((e) => e.seq)).toEqual([from + 2, from + 3, from + 4]);
-    expect(received.map((e) => e.name)).toEqual(['test.unpublished', 'test.after-gap', 'test.after-gap-2']);
+    expect(received.map((e) => e.name)).toEqual(['event.emit.unpublished', 'event.emit.after-gap', 'event.emit.after-gap-2']);
     await iterator.return?.();
   });
 });

@@ -21,7 +21,7 @@ const requestsQuery = `subscription($p: String!, $after: Int) {
   projectRequests(project_id: $p, after: $after) { seq name request_id request { request_id status participants } }
 }`;
 const presenceQuery = `subscription($p: String!, $after: Int) {
-  teammatePresence(project_id: $p, after: $after) { seq status changedAt teammate { _id presence user_available } }
+  teammatePresence(project_id: $p, after: $after) { seq status changedAt teammate { _id presence { status changedAt } user_available } }
 }`;
 
 /** The project's last event sequence: subscribing `after` it misses nothing, however late the server subscribes. */

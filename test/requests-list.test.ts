@@ -197,11 +197,11 @@ describe('GET /v3/:project_id/requests', () => {
 
   it('is the same page as a GraphQL query', async () => {
     const res = await t.gql(
-      `query($p: String!) { requests(project_id: $p, status: "all", tags: "vip") { perPage count requests { request_id department } } }`,
+      `query($p: String!) { requests(project_id: $p, status: "all", tags: "vip") { perPage count requests { request_id department_id } } }`,
       { p: p.projectId },
       p.admin.token,
     );
-    expect(res.body.data.requests).toEqual({ perPage: 40, count: 1, requests: [{ request_id: r.refund.request_id, department: expect.any(String) }] });
+    expect(res.body.data.requests).toEqual({ perPage: 40, count: 1, requests: [{ request_id: r.refund.request_id, department_id: expect.any(String) }] });
   });
 });
 

@@ -10,8 +10,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: 'forks',
+    // Each worker imports the app's modules once for all the files it runs, instead of once a file
+    // (importing was about 40% of the suite). Files share no state through them: each builds its
+    // own app on its own database (see helpers/app.ts), and none mocks a module.
+    isolate: false,
     // Two cores: more workers only contend for them.
     maxWorkers: 2,
+    // Migrates once (a database image, or a PostgreSQL template database) for every app to copy.
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/setup-file.ts'],
   },
 });

@@ -1,3 +1,4 @@
+import type { DomainEventInput, DomainEventName } from '../src/events.js';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../src/infra/database.js';
@@ -64,10 +65,10 @@ function headersRevealing(headers: Record<string, unknown> | Headers, ...signing
 }
 
 /** Logs a domain event the way a module does: the change and the event in one transaction. */
-function change<T extends { id: string }>(projectId: string, name: string, write: (tx: Tx) => Promise<T>) {
+function change<T extends { id: string }>(projectId: string, name: DomainEventName, write: (tx: Tx) => Promise<T>) {
   return t.services.infra.eventLog.transaction(async (tx, emit) => {
     const record = await write(tx);
-    await emit({ projectId, name, subject: record.id });
+    await emit({ projectId, name, subject: record.id } as DomainEventInput);
     return record;
   });
 }
@@ -424,7 +425,7 @@ describe('delivery', () => {
     const one = await receiver();
     await subscribe(projectId, 'event.emit', all.url);
     await subscribe(projectId, 'event.emit.signup', one.url);
-    for (const name of ['event.emit.signup', 'event.emit.checkout']) {
+    for (const name of ['event.emit.signup', 'event.emit.checkout'] as const) {
       await change(projectId, name, (tx) => tx.customEvent.create({ data: { id_project: projectId, name, project_user: 'pu', createdBy: 'test' } }));
     }
     await all.waitFor(2);

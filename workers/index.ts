@@ -2,6 +2,7 @@
 // Needs REDIS_URL (BullMQ); embedded mode runs jobs inside the server process.
 import { loadConfig } from '../src/config.js';
 import { createInfrastructure } from '../src/infra/index.js';
+import { schema } from '../src/graphql/schema.js';
 import { createServices } from '../src/services.js';
 import { registerJobs } from './jobs.js';
 
@@ -11,7 +12,7 @@ if (!config.redisUrl) {
   process.exit(1);
 }
 const infra = await createInfrastructure(config);
-const services = createServices(infra);
+const services = createServices(infra, schema);
 registerJobs(infra.queue, services);
 await infra.queue.startWorkers();
 infra.logger.info('workers started');

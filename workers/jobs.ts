@@ -1,50 +1,34 @@
-import { PermanentJobError, type JobQueue } from '../src/infra/job-queue.js';
-import { indexJobData, indexJobName } from '../src/modules/kb/indexing.js';
-import { z } from 'zod';
+import type { JobQueue, JobType } from '../src/infra/job-queue.js';
+import { indexJob } from '../src/modules/kb/indexing.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from '../src/modules/webhooks/delivery.js';
 import type { Services } from '../src/services.js';
-import { offerWaitingData, offerWaitingJob } from '../src/modules/requests/jobs.js';
-import { externalAttempts, externalBotJob, externalJobData } from '../src/modules/bots/jobs.js';
+import { offerWaitingJob } from '../src/modules/requests/jobs.js';
+import { externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
+import { emailJob } from '../src/modules/email/mailer.js';
 
 /**
- * The job catalogue: queue names and the processors behind them. Processors are thin: they
- * validate their data and call a service. The server and `workers/index.ts` register the same list.
+ * The job catalogue: every job type and the processor behind it. Each type (queue name and data
+ * schema) is declared by the module that owns the work; processors get their data parsed by the
+ * queue and call a service. The server and `workers/index.ts` register the same list.
  */
-export const jobNames = {
-  kbIndex: indexJobName,
-  webhookDelivery: deliveryJob,
-  webhookFirstAttempts: firstAttemptsJob,
-  offerWaiting: offerWaitingJob,
-  botExternal: externalBotJob,
-} as const;
-
-const webhookDeliveryData = z.object({ deliveryId: z.string().min(1), redelivery: z.boolean().optional() });
-const webhookFirstAttemptsData = z.object({ deliveryIds: z.array(z.string().min(1)).min(1) });
+export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, externalBotJob, emailJob] as const satisfies readonly JobType[];
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
 
 export function registerJobs(queue: JobQueue, services: Services) {
   queue.define({
-    name: jobNames.offerWaiting,
+    job: offerWaitingJob,
     // One project at a time per worker is plenty: each run walks every waiting request.
     concurrency: 2,
-    process: async (data) => {
-      const parsed = offerWaitingData.safeParse(data);
-      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.offerWaiting} job data: ${parsed.error.message}`);
-      return services.assignments.offerWaiting(parsed.data.projectId);
-    },
+    process: (data) => services.assignments.offerWaiting(data.projectId),
   });
   queue.define({
-    name: jobNames.kbIndex,
+    job: indexJob,
     attempts: kbIndexAttempts,
     backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
     concurrency: 8,
-    process: async (data, job) => {
-      const parsed = indexJobData.safeParse(data);
-      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.kbIndex} job data: ${parsed.error.message}`);
-      return services.kb.indexing.run(parsed.data, { attempt: job.attempt, attempts: kbIndexAttempts });
-    },
+    process: (data, job) => services.kb.indexing.run(data, { attempt: job.attempt, attempts: kbIndexAttempts }),
   });
   // Contents left in queue or in indexing by a stopped process are queued again (in-process jobs die with it).
   queue.runBeside({
@@ -61,42 +45,34 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // (schedule and jitter) and settles the delivery after the last; the queue only runs them.
   const { webhooks } = services.infra.config;
   queue.define({
-    name: jobNames.webhookDelivery,
+    job: deliveryJob,
     attempts: webhooks.retryScheduleMs.length + 1,
     concurrency: webhooks.concurrency,
     lockMs: webhooks.workerLockMs,
-    process: async (data) => {
-      const parsed = webhookDeliveryData.safeParse(data);
-      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.webhookDelivery} job data: ${parsed.error.message}`);
-      await services.webhooks.sender.deliver(parsed.data);
-    },
+    process: (data) => services.webhooks.sender.deliver(data),
   });
   // New deliveries' first attempts, a few to a job: as many deliveries in flight as retries may have.
   queue.define({
-    name: jobNames.webhookFirstAttempts,
+    job: firstAttemptsJob,
     attempts: 5,
     backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
     concurrency: Math.ceil(webhooks.concurrency / firstAttemptsPerJob),
     lockMs: webhooks.workerLockMs,
-    process: async (data) => {
-      const parsed = webhookFirstAttemptsData.safeParse(data);
-      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.webhookFirstAttempts} job data: ${parsed.error.message}`);
-      await services.webhooks.sender.deliverFirst(parsed.data.deliveryIds);
-    },
+    process: (data) => services.webhooks.sender.deliverFirst(data.deliveryIds),
   });
   // Reads the event log into deliveries, wherever workers run.
-  queue.runBeside(services.webhooks.dispatcherTask(services));
+  queue.runBeside(services.webhooks.dispatcherTask());
 
   queue.define({
-    name: jobNames.botExternal,
+    job: externalBotJob,
     attempts: externalAttempts,
     concurrency: 16,
-    process: async (data) => {
-      const parsed = externalJobData.safeParse(data);
-      if (!parsed.success) throw new PermanentJobError(`invalid ${jobNames.botExternal} job data: ${parsed.error.message}`);
-      await services.botEngine.external.deliver(parsed.data);
-    },
+    process: (data) => services.botEngine.external.deliver(data),
   });
   // Renders what external bots receive; waits for the bots' turns in progress on shutdown.
-  queue.runBeside(services.botEngine.backgroundTask(services));
+  queue.runBeside(services.botEngine.backgroundTask());
+
+  // E-mail: the send job, and the notifications that follow the event log.
+  queue.define(services.email.mailer.jobDefinition());
+  queue.runBeside(services.email.notifications.task());
 }

@@ -1,5 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import PartialResultsPlugin from './partial-results.js';
 import type { Context } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import type { Role } from '../modules/teammates/roles.js';
@@ -26,7 +27,7 @@ export const builder = new SchemaBuilder<{
     projectRole: ProjectRoleScope;
   };
 }>({
-  plugins: [ScopeAuthPlugin],
+  plugins: [ScopeAuthPlugin, PartialResultsPlugin],
   scopeAuth: {
     // Subscriptions are refused when they start, not at their first event (a caller without the
     // role would otherwise hold a live stream open). Scope results are cached per operation anyway.

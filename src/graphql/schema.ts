@@ -23,6 +23,8 @@ import { routes as messageRoutes } from '../modules/messages/schema.js';
 import { aliases as routingAliases, routes as routingRoutes } from '../modules/routing/schema.js';
 import { routes as presenceRoutes } from '../modules/presence/schema.js';
 import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
+import { routes as emailRoutes } from '../modules/email/schema.js';
+import { routes as apiKeyRoutes } from '../modules/api-keys/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
@@ -46,6 +48,8 @@ export const restRoutes = {
   ...messageRoutes,
   ...routingRoutes,
   ...analyticsRoutes,
+  ...emailRoutes,
+  ...apiKeyRoutes,
 };
 
 export const schema = builder.toSchema();

@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { Yoga } from './yoga.js';
 import { tooLargeReply, yogaReply, type Lane } from './listener.js';
 import { NodeRequestView, readBody, requestUrl } from './node-request.js';
 
@@ -6,7 +6,7 @@ import { NodeRequestView, readBody, requestUrl } from './node-request.js';
 // no other lane took is read here up to the limit (413 beyond) and then handed to yoga. Uploads
 // (multipart) are left alone: they are streamed with limits of their own.
 
-export function chunkedBodyLane({ yoga, bodyLimitBytes }: { yoga: App['yoga']; bodyLimitBytes: number }): Lane {
+export function chunkedBodyLane({ yoga, bodyLimitBytes }: { yoga: Yoga; bodyLimitBytes: number }): Lane {
   return (req) => {
     if (req.headers['transfer-encoding'] === undefined || req.headers['content-length'] !== undefined) return null;
     if (/^multipart\//i.test(req.headers['content-type'] ?? '')) return null;

@@ -1,7 +1,7 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
-import type { App } from '../app.js';
+import type { Yoga } from './yoga.js';
 import { tooLargeReply, yogaReply, type Lane } from './listener.js';
 import { jsonContentType, NodeRequestView, readBody, requestUrl, type Reply } from './node-request.js';
 
@@ -12,7 +12,6 @@ import { jsonContentType, NodeRequestView, readBody, requestUrl, type Reply } fr
 // subscriptions, accept headers that need another answer) goes to yoga itself, so yoga alone
 // decides every status and error of the protocol.
 
-type Yoga = App['yoga'];
 
 export interface GraphqlLaneOptions {
   yoga: Yoga;

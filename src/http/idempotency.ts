@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import type { App } from '../app.js';
+import type { Yoga } from './yoga.js';
 import type { Config } from '../config.js';
 import { AppError, badInput, bodyTooLarge } from '../errors.js';
 import type { IdempotencyKeys, KeyScope } from '../infra/idempotency.js';
@@ -25,7 +25,7 @@ export const idempotencyHeader = 'idempotency-key';
 export interface IdempotencyLaneOptions {
   /** The lanes after this one, and yoga for what none takes: where a keyed request runs. */
   lanes: Lane[];
-  yoga: App['yoga'];
+  yoga: Yoga;
   /** The generated routes: a path's `project_id` scopes its keys. */
   rest: RestApi;
   keys: IdempotencyKeys;

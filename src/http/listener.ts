@@ -1,9 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { App } from '../app.js';
-import { bodyTooLarge } from '../errors.js';
+import type { Yoga } from './yoga.js';
+import { bodyTooLarge, methodNotAllowed } from '../errors.js';
+import { inRequestScope } from '../infra/logger.js';
 import { errorResponse } from '../rest/plugin.js';
+import { chooseEncoding } from './compression.js';
+import { corsPolicy, type CorsPolicy } from './cors.js';
+import { allowedMethods, type KnownPaths } from './methods.js';
 import type { RequestGate } from './rate-limit.js';
+import { requestIdHeader, requestIdOf } from './request-id.js';
 import { replyOf, writeReply, type NodeRequestView, type Reply } from './node-request.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -11,51 +16,103 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 /** The call a lane answers (a thunk producing the answer), or null to leave it to the next. */
 export type Lane = (req: IncomingMessage, res: ServerResponse) => (() => Promise<Reply>) | null;
 
-/** Marks a yoga call made by a lane, whose request line the lane writes itself. */
-export const fromLane = 'fromLane';
+// Its own file, so the plugins that look for it need not import the listener.
+import { fromLane } from './from-lane.js';
+export { fromLane };
+
+/** The conventions every answer follows, whichever lane or yoga writes it. */
+export interface Conventions {
+  cors: CorsPolicy;
+  /** Known paths and their methods, for 405 answers; none known: no 405s. */
+  knownPaths?: KnownPaths;
+  /** True once the node is shutting down: answers then close their connections. */
+  draining?: () => boolean;
+}
+
+const anyOrigin = corsPolicy({ corsOrigins: '*', corsMaxAgeSeconds: 600 });
 
 /**
- * The HTTP entry point: `gate` (the rate limit) sees every request first and may answer it; then
- * the first lane that takes a request answers it; anything no lane takes goes to `fallback` (yoga).
+ * The HTTP entry point. Every request gets its request id (`x-request-id`, in every log line
+ * written for it and on its answer) and its CORS headers; preflights are answered here. `gate`
+ * (the rate limit) sees every other request first and may answer it; then the first lane that
+ * takes a request answers it; a known path asked with a method it does not answer gets 405;
+ * anything else goes to `fallback` (yoga). HEAD runs as GET: node leaves out the body it writes.
  * One request line per request, as yoga's own log plugin writes.
  */
-export function createListener(lanes: Lane[], fallback: NodeListener, logger: Logger, gate?: RequestGate): NodeListener {
-  return (req, res) => {
-    const limitHeaders = gate ? gate(req, res) : undefined;
+export function createListener(
+  lanes: Lane[],
+  fallback: NodeListener,
+  logger: Logger,
+  gate?: RequestGate,
+  conventions: Conventions = { cors: anyOrigin },
+): NodeListener {
+  const { cors, knownPaths, draining } = conventions;
+
+  const handle = (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+    const started = performance.now();
+    const headers: Record<string, string> = { [requestIdHeader]: requestId, ...cors.headersFor(req.headers.origin) };
+    if (draining?.()) headers.connection = 'close';
+    const answer = (reply: Reply, encoding?: ReturnType<typeof chooseEncoding>) => {
+      Object.assign(reply.headers, headers);
+      writeReply(res, reply, encoding);
+      logger.info({ method: req.method, path: pathOf(req), status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    };
+
+    const preflight = cors.preflight(req);
+    if (preflight) return answer(preflight);
+    // Node decided when it made `res` that a HEAD answer has no body: whatever GET writes, only its headers go out.
+    if (req.method === 'HEAD') req.method = 'GET';
+
+    const limitHeaders = gate ? gate(req, res, headers) : undefined;
     if (limitHeaders === false) {
-      logger.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: 0 }, 'request');
+      logger.info({ method: req.method, path: pathOf(req), status: res.statusCode, ms: 0 }, 'request');
       return;
     }
+    if (limitHeaders) Object.assign(headers, limitHeaders);
     for (const lane of lanes) {
       const run = lane(req, res);
       if (!run) continue;
-      const started = performance.now();
       void run()
         .catch((error: unknown): Promise<Reply> => {
           logger.error({ err: error }, 'unexpected error');
           return replyOf(errorResponse(error));
         })
-        .then((reply) => {
-          if (limitHeaders) Object.assign(reply.headers, limitHeaders);
-          writeReply(res, reply);
-          const path = (req.url ?? '/').split('?')[0];
-          logger.info({ method: req.method, path, status: reply.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
-        })
+        .then((reply) => answer(reply, chooseEncoding(req.headers['accept-encoding'])))
         .catch((error: unknown) => {
           logger.error({ err: error }, 'response failed');
           res.destroy();
         });
       return;
     }
-    if (limitHeaders) for (const name in limitHeaders) res.setHeader(name, limitHeaders[name]);
+    if (knownPaths && req.method !== 'OPTIONS') {
+      const pathname = pathOf(req);
+      const allow = allowedMethods(knownPaths, pathname);
+      if (allow && !allow.includes(req.method ?? 'GET')) {
+        req.resume();
+        void replyOf(errorResponse(methodNotAllowed(req.method ?? '', pathname, allow))).then((reply) => answer(reply));
+        return;
+      }
+    }
+    for (const name in headers) res.setHeader(name, headers[name]);
     fallback(req, res);
   };
+
+  return (req, res) => {
+    const requestId = requestIdOf(req);
+    inRequestScope(requestId, () => handle(req, res, requestId));
+  };
+}
+
+function pathOf(req: IncomingMessage) {
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  return queryAt < 0 ? url : url.slice(0, queryAt);
 }
 
 /** The 413 answer of a lane whose body went over the limit. */
 export const tooLargeReply = (limit: number) => replyOf(errorResponse(bodyTooLarge(limit)));
 
 /** Yoga's answer to a request a lane read the body of, then left to yoga. */
-export async function yogaReply(yoga: App['yoga'], view: NodeRequestView, req: IncomingMessage): Promise<Reply> {
+export async function yogaReply(yoga: Yoga, view: NodeRequestView, req: IncomingMessage): Promise<Reply> {
   return replyOf(await yoga.fetch(view.toFetchRequest() as never, { req, [fromLane]: true } as never));
 }

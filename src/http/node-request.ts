@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compress, compressionThresholdBytes, varyOnEncoding, worthCompressing, type Encoding } from './compression.js';
 
 // Node's request as much of the Fetch API as our handlers read, and the other way back: the direct
 // lanes answer straight from node's request and response objects, skipping the adaptation yoga
@@ -103,10 +104,38 @@ export async function replyOf(response: Response): Promise<Reply> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-export function writeReply(res: ServerResponse, reply: Reply) {
+/**
+ * Writes a lane's answer. With `encoding` (what the client accepts, from `chooseEncoding`), a large
+ * JSON answer goes out compressed; null (accepts none) still marks such an answer as varying by it.
+ */
+export function writeReply(res: ServerResponse, reply: Reply, encoding?: Encoding | null) {
   // Encoded once, outside the JavaScript heap: the length and the socket both read these bytes
   // (a string would be encoded once to measure it and again to write it).
   const body = Buffer.from(reply.body, 'utf8');
+  if (encoding !== undefined && body.length >= compressionThresholdBytes && worthCompressing(headerOf(reply, 'content-type'), headerOf(reply, 'content-encoding'), body.length)) {
+    reply.headers.vary = varyOnEncoding(reply.headers.vary);
+    if (encoding) {
+      compress(body, encoding).then(
+        (compressed) => {
+          reply.headers['content-encoding'] = encoding;
+          send(res, reply, compressed);
+        },
+        () => send(res, reply, body),
+      );
+      return;
+    }
+  }
+  send(res, reply, body);
+}
+
+/** A header of a reply whatever the case its writer gave the name in (yoga's results say `Content-Type`). */
+function headerOf(reply: Reply, name: string): string | undefined {
+  if (reply.headers[name] !== undefined) return reply.headers[name];
+  for (const key in reply.headers) if (key.toLowerCase() === name) return reply.headers[key];
+  return undefined;
+}
+
+function send(res: ServerResponse, reply: Reply, body: Buffer) {
   reply.headers['content-length'] = String(body.length);
   res.writeHead(reply.status, reply.headers).end(body);
 }

@@ -22,7 +22,7 @@ export type RateLimitHeaders = Record<string, string>;
  * on the response: a header set there sends every header of the lane's reply down node's slower
  * path.
  */
-export type RequestGate = (req: IncomingMessage, res: ServerResponse) => RateLimitHeaders | undefined | false;
+export type RequestGate = (req: IncomingMessage, res: ServerResponse, answerHeaders?: Record<string, string>) => RateLimitHeaders | undefined | false;
 
 export interface RateLimitOptions {
   limits: Config['rateLimit'];
@@ -42,7 +42,7 @@ export function rateLimitGate({ limits, limiters, isVouched, graphqlEndpoint }: 
   const tokenLimit = String(limits.requests);
   const addressLimit = String(limits.anonymousRequests);
 
-  return (req, res) => {
+  return (req, res, answerHeaders) => {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
@@ -56,7 +56,7 @@ export function rateLimitGate({ limits, limiters, isVouched, graphqlEndpoint }: 
       'ratelimit-reset': String(allowance.resetSeconds),
     };
     if (allowance.allowed) return headers;
-    refuse(req, res, headers, pathname === graphqlEndpoint);
+    refuse(req, res, { ...answerHeaders, ...headers }, pathname === graphqlEndpoint);
     return false;
   };
 }

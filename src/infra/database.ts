@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
@@ -181,6 +181,19 @@ export interface DatabaseOptions {
   logger: Logger;
 }
 
+/**
+ * An image (a tarball from `dumpDataDir`) of an embedded database with every migration applied,
+ * for whoever opens many databases of one schema: the test suite migrates once and each app loads
+ * the image instead of running initdb and the migrations (a second instead of several). A new
+ * database only: one already on disk is opened as it is. Migrations still run after loading, so an
+ * image older than prisma/migrations is brought up to date rather than trusted.
+ */
+let embeddedImage: Blob | undefined;
+
+export function startEmbeddedDatabasesFrom(image: Blob | undefined) {
+  embeddedImage = image;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
   let pool: pg.Pool | undefined;
@@ -202,7 +215,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind = 'pglite';
     const dir = options.pgliteDir;
     if (dir !== 'memory://') mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
-    const pglite = await PGlite.create({ dataDir: dir === 'memory://' ? undefined : dir, extensions: { vector } });
+    const isNew = dir === 'memory://' || !existsSync(path.join(dir, 'PG_VERSION'));
+    const pglite = await PGlite.create({
+      dataDir: dir === 'memory://' ? undefined : dir,
+      extensions: { vector },
+      loadDataDir: isNew ? embeddedImage : undefined,
+    });
     adapter = new PrismaPGlite(pglite);
     closeDriver = () => pglite.close();
   }

@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prepared, type Db, type Tx } from './database.js';
+import type { DomainEventInput, DomainEventName } from '../events.js';
 import type { EventBus } from './event-bus.js';
 import { cuid } from './ids.js';
 import type { Logger } from './logger.js';
@@ -13,21 +14,13 @@ import type { Logger } from './logger.js';
 // (held until commit, so sequence numbers have no gaps) and inserts the rows. The lock is thus
 // held for as short a time as possible, and never while the transaction still waits for others.
 
-export interface DomainEventInput {
-  projectId: string;
-  /** Catalogue name, e.g. `request.create`. */
-  name: string;
-  /** Identifier of the record the event is about. */
-  subject: string;
-  /** Small JSON: identifiers and changed field names, never whole records. */
-  payload?: Record<string, unknown>;
-}
+export type { DomainEventInput };
 
 export interface LoggedEvent {
   id: string;
   projectId: string;
   seq: number;
-  name: string;
+  name: DomainEventName;
   subject: string;
   payload: Record<string, unknown>;
   createdAt: string;
@@ -40,7 +33,7 @@ export type Emit = (event: DomainEventInput) => Promise<void>;
 export interface PendingEvent {
   id: string;
   projectId: string;
-  name: string;
+  name: DomainEventName;
   subject: string;
   payload: Record<string, unknown>;
   createdAt: Date;
@@ -125,8 +118,6 @@ export class EventLog {
   }
 }
 
-type EventRow = Parameters<typeof toLogged>[0];
-
 /** Appends a transaction's events, in the order they were emitted: one statement per project. */
 async function append(tx: Tx, events: PendingEvent[]): Promise<LoggedEvent[]> {
   if (!events.length) return [];
@@ -175,8 +166,8 @@ export function appendEventsSql(projectId: string, events: PendingEvent[], only?
       RETURNING "id", "id_project", "seq", "name", "subject", "payload", "createdAt")`;
 }
 
-/** A DomainEvent row as the event it records. */
-export function toLogged(row: {
+/** A row of the event table, as raw queries over it read it (the followers: webhooks, e-mail). */
+export interface EventRow {
   id: string;
   id_project: string;
   seq: bigint;
@@ -184,12 +175,16 @@ export function toLogged(row: {
   subject: string;
   payload: unknown;
   createdAt: Date;
-}): LoggedEvent {
+}
+
+/** A DomainEvent row as the event it records. */
+export function toLogged(row: EventRow): LoggedEvent {
   return {
     id: row.id,
     projectId: row.id_project,
     seq: Number(row.seq),
-    name: row.name,
+    // Only `emit` writes the table, and it takes catalogued names only.
+    name: row.name as DomainEventName,
     subject: row.subject,
     payload: (row.payload ?? {}) as Record<string, unknown>,
     createdAt: row.createdAt.toISOString(),

@@ -13,7 +13,8 @@ const fingerprint = (() => {
   try {
     host = hostname();
   } catch {
-    host = process.env._CLUSTER_NETWORK_NAME_ || process.env.COMPUTERNAME || 'hostname';
+    // Only the fingerprint's spread across hosts suffers; configuration stays in src/config.ts.
+    host = 'hostname';
   }
   const hostId = host.split('').reduce((sum, char) => sum + char.charCodeAt(0), host.length + 36).toString(36);
   return pad(process.pid.toString(36), 2) + pad(hostId, 2);

@@ -4,8 +4,11 @@ import { openDatabase, type Database } from './database.js';
 import { InProcessEventBus, RedisEventBus, type EventBus } from './event-bus.js';
 import { EventLog } from './event-log.js';
 import { FileStore } from './file-store.js';
-import { BullJobQueue, InProcessJobQueue, type JobQueue } from './job-queue.js';
+import type { JobQueue } from './job-queue.js';
+import { BullJobQueue } from './job-queue-bullmq.js';
+import { InProcessJobQueue } from './job-queue-in-process.js';
 import { createLogger, type Logger } from './logger.js';
+import { LocalPresenceTracker, RedisPresenceTracker, type PresenceTracker } from './presence-tracker.js';
 import { Limiters } from './rate-limit.js';
 
 export interface Infrastructure {
@@ -18,6 +21,8 @@ export interface Infrastructure {
   files: FileStore;
   /** Counters shared by every node (credential throttle, rate limits). */
   limiters: Limiters;
+  /** Who has a live websocket, on any node; the presence service uses and disposes it. */
+  presence: PresenceTracker;
   /** Answers whether every backing service responds. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -69,6 +74,9 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   const files = new FileStore(config.filesDir);
   await files.init();
   const eventLog = new EventLog(database.prisma, bus, logger);
+  const presence = config.redisUrl
+    ? new RedisPresenceTracker(config.redisUrl, config.redisPrefix, config.presenceTtlMs)
+    : new LocalPresenceTracker();
 
   return {
     config,
@@ -79,6 +87,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
     eventLog,
     files,
     limiters,
+    presence,
     async ready() {
       const [db, redis] = await Promise.all([database.ping(), redisReady()]);
       return db && redis;

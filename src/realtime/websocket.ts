@@ -22,6 +22,16 @@ function authorizationFrom(params: Record<string, unknown> | undefined): string 
   return /^(jwt|bearer|basic)\s/i.test(value) ? value : `JWT ${value}`;
 }
 
+/**
+ * The Authorization an operation carries itself, as GraphiQL sends the headers of its header
+ * editor with each subscribe message (`extensions.headers`). It is checked like any HTTP request's.
+ */
+function operationAuthorization(extensions: unknown): string | undefined {
+  const headers = (extensions as { headers?: unknown } | null | undefined)?.headers;
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return undefined;
+  return authorizationFrom(headers as Record<string, unknown>);
+}
+
 export function attachWebSocket(server: Server, app: App, maxPayload: number) {
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload });
   const { logger } = app.infra;
@@ -79,7 +89,8 @@ export function attachWebSocket(server: Server, app: App, maxPayload: number) {
       onSubscribe: async (ctx, _id, payload) => {
         try {
           const headers = new Headers();
-          if (ctx.extra.authorization) headers.set('authorization', ctx.extra.authorization);
+          const authorization = operationAuthorization(payload.extensions) ?? ctx.extra.authorization;
+          if (authorization) headers.set('authorization', authorization);
           const request = new Request('http://localhost/graphql', { method: 'POST', headers });
           const { schema, execute, subscribe, contextFactory, parse, validate } = app.yoga.getEnveloped({
             ...ctx,

@@ -1,5 +1,5 @@
 import type { ErrorBody } from '../errors.js';
-import type { RestRequest } from './plugin.js';
+import type { RestRequest } from './request.js';
 
 // SOFA coerces path, query and body values to their argument's scalar type before running a
 // route, and its error ("Int cannot represent non 32-bit signed integer value: 2147483648") drops

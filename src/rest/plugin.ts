@@ -4,12 +4,14 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody, type ErrorBody } from '../errors.js';
 import { coercionField } from './coercion-field.js';
+import type { RestRequest } from './request.js';
 import { checkingInput, routeInputRules, withExplicitNulls } from './route-input.js';
 import { RouteTable, type RouteEntry, type RouteMatch } from './router.js';
 import { replyOf, type Reply } from '../http/node-request.js';
-import { withRestNames } from './shape.js';
-import { documentRootArgumentsOnly, withoutNestedArguments } from './nested-arguments.js';
-import { documentRouteAliases, aliasRoutes } from './aliases.js';
+import { restDocument } from './shape.js';
+import { aliasRoutes } from './aliases.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { docsResponse } from './docs-page.js';
 
 // The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
 // executed through yoga's own pipeline (same context, auth, limits and error masking).
@@ -43,39 +45,26 @@ export function createRestHandler(schema: GraphQLSchema, options: RestOptions, h
     basePath: restBasePath,
     schema,
     routes: options.routes,
-    depthLimit: 2,
-    openAPI: {
-      endpoint: '/openapi.json',
-      info: { title: options.title, version: options.version, description: 'Generated from the GraphQL schema.' },
-      components: {
-        securitySchemes: {
-          jwt: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`JWT <token>`' },
-          basic: { type: 'http', scheme: 'basic' },
-        },
-      },
-      servers: [{ url: restBasePath }],
-      security: [{ jwt: [] }, { basic: [] }],
-    } as never,
-    swaggerUI: { endpoint: '/docs' },
+    depthLimit: sofaDepthLimit,
+    // The document and its page are this face's own (openapi/document.ts, docs-page.ts).
+    openAPI: { endpoint: false },
+    swaggerUI: { endpoint: false },
     errorHandler: sofaErrorHandler as never,
     ...hooks,
   } as never);
-  documentRootArgumentsOnly(handler as never, schema, options.routes);
-  documentRouteAliases(handler as never, restBasePath, options.routes, options.aliases ?? {});
   return handler;
 }
 
+/** SOFA's circular reference depth: how deep a type may recur in a route's selection. */
+export const sofaDepthLimit = 2;
+
 /** The OpenAPI document of the REST face, as served at /v3/openapi.json. */
-export async function openApiDocument(schema: GraphQLSchema, options: RestOptions): Promise<unknown> {
-  const response = await createRestHandler(schema, options).handleRequest(
-    new Request(`http://localhost${restBasePath}/openapi.json`),
-    {} as never,
-  );
-  return response!.json();
+export function openApiDocument(schema: GraphQLSchema, options: RestOptions): Record<string, unknown> {
+  return buildOpenApiDocument(schema, { ...options, depthLimit: sofaDepthLimit, basePath: restBasePath });
 }
 
 /** What the REST face needs of a request: a Fetch `Request`, or the direct lane's view of a node request. */
-export type RestRequest = Pick<Request, 'method' | 'url' | 'headers' | 'body' | 'text' | 'json'>;
+export type { RestRequest };
 
 export interface RestApi {
   /** The yoga plugin serving /v3 inside yoga's pipeline. */
@@ -88,9 +77,9 @@ export interface RestApi {
 
 /** The document SOFA made for a route as the REST face runs it (made once per route). */
 const restDocuments = new WeakMap<DocumentNode, DocumentNode>();
-function restDocument(document: DocumentNode): DocumentNode {
+function routeDocument(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
   let result = restDocuments.get(document);
-  if (!result) restDocuments.set(document, (result = withRestNames(withoutNestedArguments(document))));
+  if (!result) restDocuments.set(document, (result = restDocument(schema, document)));
   return result;
 }
 
@@ -119,6 +108,8 @@ async function withCoercionField(response: Response, request: RestRequest, param
 
 export function createRestApi(options: RestOptions): RestApi {
   let handler: SofaHandler;
+  // The document's JSON, made on first request (it walks every route's selection).
+  let documentJson: (() => string) | undefined;
   let table: RouteTable | undefined;
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   // The pipeline that made a context executes its operation: kept on the context, not in a
@@ -145,6 +136,8 @@ export function createRestApi(options: RestOptions): RestApi {
       getEnveloped = yoga.getEnveloped;
     },
     onSchemaChange({ schema }) {
+      let json: string | undefined;
+      documentJson = () => (json ??= JSON.stringify(openApiDocument(schema, options)));
       handler = createRestHandler(schema, options, {
         context(serverContext: object) {
           const enveloped = getEnveloped(serverContext);
@@ -158,7 +151,7 @@ export function createRestApi(options: RestOptions): RestApi {
           if (!enveloped) throw new TypeError('REST execution without a context');
           const request = (args.contextValue as { request?: Executed }).request;
           const variableValues = withExplicitNulls(args.variableValues, request, args.document);
-          return Promise.resolve(enveloped.execute({ ...args, variableValues, document: restDocument(args.document) } as never)).then(
+          return Promise.resolve(enveloped.execute({ ...args, variableValues, document: routeDocument(schema, args.document) } as never)).then(
             (result) => {
               const { data, errors } = result as { data?: Record<string, unknown> | null; errors?: unknown[] };
               if (!request || errors?.length || !data) return result;
@@ -202,7 +195,19 @@ export function createRestApi(options: RestOptions): RestApi {
         endResponse(toResponse(await respond(target, route, serverContext as object)));
         return;
       }
-      // SOFA's own router: the OpenAPI document, the docs page, and its 404s.
+      if (target.method === 'GET' || target.method === 'HEAD') {
+        const pathname = new URL(target.url).pathname;
+        if (pathname === `${restBasePath}/openapi.json` && documentJson) {
+          endResponse(new Response(documentJson(), { headers: { 'content-type': 'application/json; charset=utf-8' } }));
+          return;
+        }
+        const docs = await docsResponse(restBasePath, pathname);
+        if (docs) {
+          endResponse(docs);
+          return;
+        }
+      }
+      // SOFA's own router answers what is left: its 404s.
       const response = await handler.handleRequest(target, serverContext as YogaInitialContext & object);
       endResponse(response ?? noRoute(request.method, url.pathname));
     },

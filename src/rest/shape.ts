@@ -1,4 +1,6 @@
-import { Kind, visit, type DocumentNode, type FieldNode } from 'graphql';
+import { Kind, visit, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
+import { withoutNestedArguments } from './nested-arguments.js';
+import { withRestViews } from './selection.js';
 
 // GraphQL cannot name `__v`; records carry `revision`, selected as `__v` wherever a record leaves as
 // REST JSON (REST responses and webhook payloads), so both show the same shape. An alias, not a
@@ -13,4 +15,12 @@ export function withRestNames(document: DocumentNode): DocumentNode {
       return { ...node, alias: { kind: Kind.NAME, value: '__v' } };
     },
   });
+}
+
+/**
+ * What a REST answer selects, from the selection SOFA builds for a field: no nested arguments,
+ * each field's REST view (selection.ts), `__v`. REST routes and webhook payloads both use it.
+ */
+export function restDocument(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
+  return withRestNames(withRestViews(schema, withoutNestedArguments(document)));
 }

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createInfrastructure } from '../../src/infra/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { registerJobs } from '../../workers/jobs.js';
+import { assertMatchesDocument, responseValidationEnabled } from './openapi-validator.js';
 import { createTestDatabase, productionMode, redisUrl, uniqueName } from './environment.js';
 
 export interface Reply<T = any> {
@@ -88,6 +89,8 @@ export class TestApp {
     } catch {
       parsed = text;
     }
+    // Every REST answer a test receives must be what schema/openapi.json says (openapi-validator.ts).
+    if (responseValidationEnabled && urlPath.startsWith('/v3/')) assertMatchesDocument({ method, path: urlPath, status: response.status, contentType: response.headers.get('content-type'), body: parsed });
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 
 // Production-mode runs (DATABASE_URL and REDIS_URL set) give each test app its own
 // PostgreSQL database and Redis key prefix; embedded runs use in-memory PGlite.
@@ -22,7 +23,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   const name = uniqueName('sp_test');
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
+  // A copy of the migrated template (see templates.ts): the app's migrations then find nothing to do.
+  const template = inject('postgresTemplate');
+  await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   await client.end();
   return {
     url: withDatabase(admin, name),

@@ -21,6 +21,8 @@ export interface FakeOpenAI {
   onChat: (body: Record<string, any>) => ChatReply;
   /** Status to answer embeddings with instead of vectors (failures). */
   embeddingsStatus?: number;
+  /** Vectors to answer instead of the hashed embedding (a test that needs meanings words do not show). */
+  embed?: (text: string) => number[] | undefined;
   close(): Promise<void>;
 }
 
@@ -104,7 +106,7 @@ export async function startFakeOpenAI(dimensions = 256): Promise<FakeOpenAI> {
         }
         const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
         const data = inputs.map((text, index) => {
-          const vector = hashedEmbedding(String(text), body.dimensions ?? dimensions);
+          const vector = fake.embed?.(String(text)) ?? hashedEmbedding(String(text), body.dimensions ?? dimensions);
           const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
           return { object: 'embedding', index, embedding };
         });

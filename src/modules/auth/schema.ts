@@ -17,13 +17,13 @@ export const User = builder.objectRef<UserRecord>('User').implement({
   }),
 });
 
-interface AuthResultShape {
+export interface AuthResultShape {
   success: boolean;
   token?: string;
   user: UserRecord;
 }
 
-const AuthResult = builder.objectRef<AuthResultShape>('AuthResult').implement({
+export const AuthResult = builder.objectRef<AuthResultShape>('AuthResult').implement({
   fields: (t) => ({
     success: t.exposeBoolean('success', { nullable: false }),
     token: t.exposeString('token', { description: 'Prefixed with `JWT `; send it back as the Authorization header.' }),
@@ -70,6 +70,50 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+const AuthAck = builder.objectRef<{ success: boolean }>('AuthAck').implement({
+  fields: (t) => ({ success: t.exposeBoolean('success', { nullable: false }) }),
+});
+
+// Account flows by e-mail: password change and reset, e-mail verification.
+builder.mutationFields((t) => ({
+  changePassword: t.field({
+    type: AuthResult,
+    nullable: false,
+    description: 'Changes the caller\'s password given the current one. Every earlier token stops working (on every node); the answer carries a new one.',
+    args: { oldpassword: t.arg.string(), newpassword: t.arg.string() },
+    authScopes: { authenticated: true },
+    resolve: async (_root, args, ctx) => ctx.services.auth.changePassword((await ctx.principal())!, args, ctx.clientIp),
+  }),
+  requestPasswordReset: t.field({
+    type: AuthAck,
+    nullable: false,
+    description: 'E-mails a single-use reset link if the e-mail has an account; answers the same, in the same time, either way.',
+    args: { email: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.auth.requestPasswordReset(args),
+  }),
+  resetPassword: t.field({
+    type: AuthResult,
+    nullable: false,
+    description: 'Sets a new password with the secret of a reset link (once, before it expires); signs out every other session.',
+    args: { token: t.arg.string(), password: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.auth.resetPassword(args),
+  }),
+  verifyEmail: t.field({
+    type: AuthResult,
+    nullable: false,
+    description: 'Confirms the account\'s e-mail with the token of the link sent at sign-up: `emailverified` becomes true.',
+    args: { token: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.auth.verifyEmail(args),
+  }),
+  resendVerification: t.field({
+    type: AuthResult,
+    nullable: false,
+    description: 'E-mails the caller a new verification link (nothing when the e-mail is verified already).',
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => ctx.services.auth.resendVerification((await ctx.principal())!),
+  }),
+}));
+
 builder.queryField('me', (t) =>
   t.field({
     type: User,
@@ -86,4 +130,9 @@ export const routes: RestRoutes = {
   'Mutation.signinAnonymously': { method: 'POST', path: '/auth/signinAnonymously' },
   'Mutation.signinWithCustomToken': { method: 'POST', path: '/auth/signinWithCustomToken' },
   'Query.me': { method: 'GET', path: '/auth/me' },
+  'Mutation.changePassword': { method: 'POST', path: '/auth/changePassword', bodyOnly: ['oldpassword', 'newpassword'] },
+  'Mutation.requestPasswordReset': { method: 'POST', path: '/auth/requestPasswordReset', bodyOnly: ['email'] },
+  'Mutation.resetPassword': { method: 'POST', path: '/auth/resetPassword', bodyOnly: ['token', 'password'] },
+  'Mutation.verifyEmail': { method: 'POST', path: '/auth/verifyEmail', bodyOnly: ['token'] },
+  'Mutation.resendVerification': { method: 'POST', path: '/auth/resendVerification' },
 };

@@ -14,6 +14,8 @@ import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './c
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { cuid } from '../../infra/ids.js';
 import { membershipChannel, userChannel } from './channels.js';
+import { resetPurpose, secretDigest, type AccountMail } from './account-mail.js';
+import type { TeammateRecord } from '../teammates/record.js';
 
 export type UserRecord = User;
 
@@ -23,7 +25,31 @@ export interface Principal {
   anonymous: boolean;
   /** Set for a bot token: `userId` is then the bot's sender id and `user` a view of the bot. */
   bot?: { id: string; projectId: string };
+  /** Set for a project API key: `userId` is `apikey_<id>`, the author of its writes; it is `teammate` in that project only. */
+  apiKey?: { id: string; projectId: string; role: string; teammate: TeammateRecord };
 }
+
+/** Resolves `Authorization: Bearer <key>` for project API keys (src/modules/api-keys). */
+export interface ApiKeyAuthenticator {
+  isKey(credential: string): boolean;
+  authenticate(credential: string, clientIp: string): Promise<Principal>;
+}
+
+const verificationAudience = 'email-verification';
+
+const changePasswordInput = z.object({
+  oldpassword: z.string().min(1, 'is required'),
+  newpassword: z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters'),
+});
+
+const resetRequestInput = z.object({ email: z.string().trim().toLowerCase().email('must be a valid e-mail address') });
+
+const resetInput = z.object({
+  token: z.string().min(1, 'is required').max(200),
+  password: z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters'),
+});
+
+const verifyInput = z.object({ token: z.string().min(1, 'is required').max(2000) });
 
 const signupInput = z.object({
   email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
@@ -76,7 +102,7 @@ export class AuthService {
 
   /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
   private users: TtlCache<string, UserRecord>;
-  private verifiedTokens: TtlCache<string, { userId: string; expires: number }>;
+  private verifiedTokens: TtlCache<string, { userId: string; expires: number; version: number }>;
   /**
    * The signing secret as a key object, made once: given a string, jsonwebtoken first tries to
    * read it as a public key (which throws) on every verification.
@@ -88,6 +114,8 @@ export class AuthService {
     private events: EventLog,
     private config: Config,
     limiters: Limiters,
+    private mail?: AccountMail,
+    private apiKeys?: ApiKeyAuthenticator,
   ) {
     this.throttle = new CredentialThrottle(limiters, config.signinThrottle);
     this.users = new TtlCache(config.authCacheMs);
@@ -115,14 +143,137 @@ export class AuthService {
       ON CONFLICT ("email") DO UPDATE SET "email" = EXCLUDED."email"
       RETURNING *`;
     // Deleting an account clears its e-mail, so only a live account can hold it.
-    if (user.password !== password) throw conflict('email: an account with this e-mail already exists', 'email');
+    if (user.password !== password) {
+      this.mail?.later(() => this.mail!.sendAccountExists(data.email), 'account exists');
+      throw conflict('email: an account with this e-mail already exists', 'email');
+    }
+    this.mail?.later(() => this.mail!.sendVerification(data.email, this.verificationToken(user)), 'verification');
     return user;
+  }
+
+  /**
+   * An account made through an invitation link: the link reached the e-mail, so it is verified.
+   * 409 when the e-mail has an account (its holder accepts the invitation signed in).
+   */
+  async signupVerified(input: unknown) {
+    const data = parseInput(signupInput, input);
+    const password = await bcrypt.hash(data.password, this.config.bcryptRounds);
+    try {
+      return await this.db.user.create({
+        data: { email: data.email, password, firstname: data.firstname, lastname: data.lastname, emailverified: true },
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('email: an account with this e-mail already exists; sign in and accept the invitation', 'email');
+      throw error;
+    }
+  }
+
+  /** A signed link token for the account's current e-mail; it verifies nothing once the e-mail changes. */
+  private verificationToken(user: UserRecord) {
+    return jwt.sign({ email: user.email }, this.signingKey, {
+      algorithm: 'HS256',
+      audience: verificationAudience,
+      subject: user.id,
+      expiresIn: Math.max(1, Math.floor(this.config.email.verificationTtlMs / 1000)),
+    });
+  }
+
+  /** Sets `emailverified` from a verification link's token; 400 naming `token` when it is not one. */
+  async verifyEmail(input: unknown) {
+    const data = parseInput(verifyInput, input);
+    let claims: jwt.JwtPayload;
+    try {
+      claims = jwt.verify(data.token, this.signingKey, { algorithms: ['HS256'], audience: verificationAudience }) as jwt.JwtPayload;
+    } catch {
+      throw badInput('token', 'token: is invalid or expired');
+    }
+    const user = await this.db.user.findUnique({ where: { id: String(claims.sub) } });
+    if (!user || user.deletedAt || user.email !== claims.email) throw badInput('token', 'token: is invalid or expired');
+    const saved = user.emailverified ? user : await this.db.user.update({ where: { id: user.id }, data: { emailverified: true } });
+    await this.accountChanged(user.id);
+    return { success: true, user: saved };
+  }
+
+  /** E-mails the caller a new verification link (nothing when already verified). */
+  async resendVerification(principal: Principal) {
+    const user = this.personal(principal);
+    if (!user.emailverified && user.email) {
+      const email = user.email;
+      this.mail?.later(() => this.mail!.sendVerification(email, this.verificationToken(user)), 'verification');
+    }
+    return { success: true, user };
+  }
+
+  /**
+   * Changes the caller's password, given the current one (checked through the credential
+   * throttle). Every token issued before stops working on every node; the answer carries a new one.
+   */
+  async changePassword(principal: Principal, input: unknown, clientIp: string) {
+    const data = parseInput(changePasswordInput, input);
+    const user = this.personal(principal);
+    if (!user.email) throw forbidden('this account has no password');
+    try {
+      await this.checkPassword(user.email, data.oldpassword, clientIp);
+    } catch (error) {
+      // The caller is signed in: a wrong current password is a bad field, not a failed sign-in (401).
+      if (error instanceof CredentialRejected) throw badInput('oldpassword', 'oldpassword: is not the current password');
+      throw error;
+    }
+    const saved = await this.setPassword(user.id, data.newpassword, false);
+    return { success: true, token: `JWT ${this.issueToken(saved.id, false, saved.tokenVersion)}`, user: saved };
+  }
+
+  /** Always `{success: true}`, in the same time whether or not the e-mail has an account. */
+  async requestPasswordReset(input: unknown) {
+    const data = parseInput(resetRequestInput, input);
+    this.mail?.later(async () => {
+      const user = await this.db.user.findUnique({ where: { email: data.email } });
+      if (user && !user.deletedAt) await this.mail!.sendPasswordReset(user.id, data.email);
+    }, 'password reset');
+    return { success: true };
+  }
+
+  /** Sets a new password with a reset link's secret: once, before it expires; signs out every other session. */
+  async resetPassword(input: unknown) {
+    const data = parseInput(resetInput, input);
+    const tokenHash = secretDigest(data.token);
+    const token = await this.db.accountToken.findUnique({ where: { tokenHash } });
+    // Claimed by one statement, so two uses at once cannot both pass.
+    const { count } = token
+      ? await this.db.accountToken.updateMany({ where: { tokenHash, purpose: resetPurpose, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } })
+      : { count: 0 };
+    if (!token || count === 0) throw badInput('token', 'token: is invalid, expired or already used');
+    // Following the link proves the mailbox, so the address counts as verified too.
+    const saved = await this.setPassword(token.userId, data.password, true);
+    return { success: true, token: `JWT ${this.issueToken(saved.id, false, saved.tokenVersion)}`, user: saved };
+  }
+
+  private async setPassword(userId: string, password: string, verified: boolean) {
+    const hash = await bcrypt.hash(password, this.config.bcryptRounds);
+    const saved = await this.db.user.update({
+      where: { id: userId },
+      data: { password: hash, tokenVersion: { increment: 1 }, ...(verified ? { emailverified: true } : {}) },
+    });
+    await this.accountChanged(userId);
+    return saved;
+  }
+
+  /** The caller's own account; bots, API keys and anonymous users have no password or mailbox here. */
+  private personal(principal: Principal): UserRecord {
+    if (principal.bot || principal.apiKey || principal.anonymous) throw forbidden('only a person\'s account can do this');
+    return principal.user;
+  }
+
+  /** Cached copies of the account (and tokens verified against it) are dropped here and on every node. */
+  private async accountChanged(userId: string) {
+    this.forgetUser(userId);
+    await this.events.bus.publish(userChannel, { userId });
   }
 
   async signin(input: unknown, clientIp: string) {
     const data = parseInput(signinInput, input);
     const user = await this.checkPassword(data.email, data.password, clientIp);
-    return { success: true, token: `JWT ${this.issueToken(user.id, false)}`, user };
+    return { success: true, token: `JWT ${this.issueToken(user.id, false, user.tokenVersion)}`, user };
   }
 
   /**
@@ -185,7 +336,7 @@ export class AuthService {
       signedIn = await this.externalUser(projectId, claims);
     }
     const { user, email } = signedIn;
-    return { success: true, token: `JWT ${this.issueToken(user.id, false)}`, user: { ...user, email } };
+    return { success: true, token: `JWT ${this.issueToken(user.id, false, user.tokenVersion)}`, user: { ...user, email } };
   }
 
   /**
@@ -248,8 +399,9 @@ export class AuthService {
     return { user, email };
   }
 
-  issueToken(userId: string, anonymous: boolean): string {
-    return jwt.sign({ anonymous }, this.signingKey, {
+  /** `version`: the account's tokenVersion; a password change raises it, ending older tokens. */
+  issueToken(userId: string, anonymous: boolean, version = 0): string {
+    return jwt.sign({ anonymous, ver: version }, this.signingKey, {
       algorithm: 'HS256',
       subject: userId,
       expiresIn: this.config.jwtExpiresInSeconds,
@@ -266,8 +418,10 @@ export class AuthService {
     const credential = rest.join(' ');
     if (!credential) throw unauthenticated('malformed Authorization header');
     switch (scheme.toLowerCase()) {
-      case 'jwt':
       case 'bearer':
+        if (this.apiKeys?.isKey(credential)) return this.fromApiKey(credential, clientIp);
+        return this.fromToken(credential, clientIp);
+      case 'jwt':
         return this.fromToken(credential, clientIp);
       case 'basic':
         return this.fromBasic(credential, clientIp);
@@ -295,7 +449,7 @@ export class AuthService {
     // Verifying a signature builds a key each time: a token already verified is reused until it
     // expires. Only user tokens are remembered, so a hit never needs the bot check below.
     const known = this.verifiedTokens.get(token);
-    if (known && known.expires > Date.now()) return this.principalFor(known.userId);
+    if (known && known.expires > Date.now()) return this.principalFor(known.userId, known.version);
     const botId = claimedBotId(token);
     if (botId) {
       return this.throttle.check({ account: `bot:${botId}`, source: clientIp }, () => this.fromBotToken(token, botId), 'verify-first');
@@ -303,9 +457,18 @@ export class AuthService {
     const claims = await this.throttle.check({ account: null, source: clientIp }, () => this.verifyToken(token), 'verify-first');
     const userId = String(claims.sub);
     const expires = (claims.exp ?? Infinity) * 1000;
-    this.verifiedTokens.set(token, { userId, expires });
+    // Tokens from before versions existed carry none: they belong to version 0.
+    const version = typeof claims.ver === 'number' ? claims.ver : 0;
+    this.verifiedTokens.set(token, { userId, expires, version });
     this.vouch(token, expires);
-    return this.principalFor(userId);
+    return this.principalFor(userId, version);
+  }
+
+  /** A project API key (the key service counts failed checks against the key's id and the address, as for passwords). */
+  private async fromApiKey(credential: string, clientIp: string): Promise<Principal> {
+    const principal = await this.apiKeys!.authenticate(credential, clientIp);
+    this.vouch(credential, Date.now() + basicCacheMs);
+    return principal;
   }
 
   private verifyToken(token: string): jwt.JwtPayload {
@@ -347,7 +510,8 @@ export class AuthService {
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 
-  private async principalFor(userId: string): Promise<Principal> {
+  /** `version`: a token's; one older than the account's (the password changed since) is revoked. */
+  private async principalFor(userId: string, version?: number): Promise<Principal> {
     let user = this.users.get(userId);
     if (!user) {
       const found = await this.db.user.findUnique({ where: { id: userId } });
@@ -355,6 +519,7 @@ export class AuthService {
       user = found;
       this.users.set(userId, user);
     }
+    if (version !== undefined && version !== user.tokenVersion) throw unauthenticated('token revoked: the password changed; sign in again');
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 

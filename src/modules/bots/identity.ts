@@ -56,6 +56,7 @@ export function botAsUser(bot: Bot): User {
     deletedAt: null,
     externalId: null,
     externalProject: null,
+    tokenVersion: 0,
     createdAt: bot.createdAt,
     updatedAt: bot.updatedAt,
     v: bot.v,

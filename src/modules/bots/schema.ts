@@ -23,6 +23,7 @@ export const Bot = builder.objectRef<BotRecord>('Bot').implement({
     trashed: t.exposeBoolean('trashed', { description: 'True once the bot is deleted.' }),
     attributes: t.field({ type: 'JSON', resolve: (b) => b.attributes }),
     language: t.exposeString('language'),
+    kb_namespace: t.exposeString('kb_namespace', { description: 'Knowledge base an internal bot answers from when no intent matches.' }),
     public: t.exposeBoolean('public', { description: 'Shared: any project may fork it.' }),
     createdBy: t.exposeString('createdBy'),
   }),
@@ -128,6 +129,7 @@ builder.mutationFields((t) => {
     webhook_url: t.arg.string(),
     attributes: t.arg({ type: 'JSON' }),
     public: t.arg.boolean({ description: 'Shares the bot: any project may fork it.' }),
+    kb_namespace: t.arg.string({ description: 'Knowledge base (id) an internal bot answers from when no intent matches; null: none.' }),
   });
   const intentArgs = () => ({
     project_id: t.arg.string({ required: true }),

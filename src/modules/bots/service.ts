@@ -32,6 +32,7 @@ const botFields = {
   webhook_url: httpUrl.nullable(),
   attributes: json,
   public: z.boolean(),
+  kb_namespace: z.string().trim().min(1, 'must not be empty').max(100).nullable(),
 };
 
 const createInput = z
@@ -40,7 +41,7 @@ const createInput = z
     type: botFields.type.default('internal'),
     template: z.enum(templateNames, { message: 'must be blank, handoff or example' }).optional(),
   })
-  .partial({ description: true, url: true, language: true, webhook_enabled: true, webhook_url: true, attributes: true, public: true });
+  .partial({ description: true, url: true, language: true, webhook_enabled: true, webhook_url: true, attributes: true, public: true, kb_namespace: true });
 
 const updateInput = z.object(botFields).partial();
 
@@ -137,6 +138,7 @@ export class BotService {
       if (!data.url) throw badInput('url', 'url: is required for an external bot');
       if (template) throw badInput('template', 'template: only internal bots start from a template');
     }
+    if (data.kb_namespace) await this.checkKnowledgeBase(projectId, data.kb_namespace);
     return this.events.transaction(async (tx, emit) => {
       const bot = await this.insert(tx, emit, projectId, principal.userId, data);
       if (bot.type === 'internal') {
@@ -152,6 +154,7 @@ export class BotService {
     if ((data.type ?? current.type) === 'external' && !(data.url !== undefined ? data.url : current.url)) {
       throw badInput('url', 'url: is required for an external bot');
     }
+    if (data.kb_namespace) await this.checkKnowledgeBase(projectId, data.kb_namespace);
     return this.events.transaction(async (tx, emit) => {
       const bot = await tx.bot.update({ where: { id }, data: { ...data, attributes: data.attributes as object | undefined } });
       await emit({ projectId, name: 'bot.update', subject: id, payload: { fields: Object.keys(data) } });
@@ -262,6 +265,12 @@ export class BotService {
       return bot;
     });
     return { message: 'Chatbot forked successfully', bot_id: copy.id };
+  }
+
+  /** A bot's knowledge base must be one of its project's (ids of other projects are refused alike). */
+  private async checkKnowledgeBase(projectId: string, namespace: string) {
+    const kb = await this.db.knowledgeBase.findFirst({ where: { id: namespace, id_project: projectId }, select: { id: true } });
+    if (!kb) throw badInput('kb_namespace', 'kb_namespace: no knowledge base with this id in the project');
   }
 
   private async insert(tx: Tx, emit: Emit, projectId: string, createdBy: string, data: BotFields) {

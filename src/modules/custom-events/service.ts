@@ -5,7 +5,7 @@ import type { EventLog } from '../../infra/event-log.js';
 import { listingInput, pageOf } from '../../listing.js';
 import type { CustomEvent } from '../../generated/prisma/client.js';
 import type { TeammateRecord } from '../teammates/service.js';
-import { customEventPrefix } from '../webhooks/catalogue.js';
+import { customEventPrefix, type CustomEventName } from '../../events.js';
 
 /** An event with the teammate who fired it, when the reader loaded it (see `withTeammates`). */
 export type CustomEventRecord = CustomEvent & { teammate?: TeammateRecord | null };
@@ -31,8 +31,8 @@ const fireInput = z.object({
 const listInput = listingInput(['createdAt', 'updatedAt', 'name'], 'createdAt');
 
 /** The domain event a fired event is logged and delivered as: `event.emit.<NAME>` whatever name it was fired with. */
-export function domainEventName(name: string) {
-  return name.startsWith(customEventPrefix) ? name : `${customEventPrefix}${name}`;
+export function domainEventName(name: string): CustomEventName {
+  return name.startsWith(customEventPrefix) ? (name as CustomEventName) : `${customEventPrefix}${name}`;
 }
 
 export class CustomEventService {

@@ -8,6 +8,7 @@ import type { FileStore } from '../../infra/file-store.js';
 import { listingInput, pageOf } from '../../listing.js';
 import type { KbContent } from '../../generated/prisma/client.js';
 import type { KnowledgeBaseService } from './namespaces.js';
+import { faqParts } from './faq.js';
 import { contentStatus, kbEvents, statusEvent, statusValues } from './status.js';
 import type { IndexingService } from './indexing.js';
 
@@ -30,15 +31,6 @@ const isHttpUrl = (value: string) => {
 const typeField = z.enum(contentTypes, {
   error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${contentTypes.join(', ')}`),
 });
-
-/** Splits an faq content into its question (first line) and answer (the rest). */
-export function faqParts(content: string): { question: string; answer: string } | null {
-  const at = content.indexOf('\n');
-  if (at < 0) return null;
-  const question = content.slice(0, at).trim();
-  const answer = content.slice(at + 1).trim();
-  return question && answer ? { question, answer } : null;
-}
 
 const createInput = z
   .object({

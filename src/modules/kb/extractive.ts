@@ -1,17 +1,8 @@
-import { faqParts } from './contents.js';
-import type { RetrievedChunk } from './retrieval.js';
+import { faqParts } from './faq.js';
+import { stopWords, type RetrievedChunk } from './passage.js';
 
 // Answers without a language model: the sentences of the retrieved chunks that share the most
 // words with the question, quoted as they are. Nothing is made up: no match, no answer.
-
-const stopWords = new Set(
-  ('a about above after again all am an and any are as at be because been before being below between both but by can ' +
-    'could did do does doing down during each few for from further had has have having he her here hers him his how i ' +
-    'if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over own ' +
-    'same she should so some such than that the their theirs them then there these they this those through to too under ' +
-    'until up very was we were what when where which while who whom why will with would you your yours please tell know')
-    .split(' '),
-);
 
 function stem(word: string) {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -109,4 +100,20 @@ export function extractiveAnswer(question: string, chunks: RetrievedChunk[], max
   if (text.length > budget) text = `${text.slice(0, budget).replace(/\s+\S*$/, '')}…`;
   const used = [...new Map(picked.map((p) => [p.chunk.id, p.chunk])).values()];
   return { text, used };
+}
+
+/** The opening of a passage (the answer of an faq), for a passage found by meaning rather than by words. */
+export function leadAnswer(chunk: RetrievedChunk, maxTokens: number): ExtractiveAnswer {
+  const budget = Math.max(maxTokens * 4, 80);
+  const faq = chunk.contentType === 'faq' ? faqParts(chunk.text) : null;
+  const picked: string[] = [];
+  let length = 0;
+  for (const sentence of sentences(faq ? faq.answer : chunk.text)) {
+    if (picked.length && length + sentence.length + 1 > budget) break;
+    picked.push(sentence);
+    length += sentence.length + 1;
+  }
+  let text = picked.join(' ');
+  if (text.length > budget) text = `${text.slice(0, budget).replace(/\s+\S*$/, '')}…`;
+  return { text, used: [chunk] };
 }

@@ -5,27 +5,30 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
-import { PermanentJobError, type JobQueue } from '../../infra/job-queue.js';
+import { jobType, PermanentJobError, type JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { KbContent } from '../../generated/prisma/client.js';
 import { documentText, ExtractionError, normalizeText } from './extract.js';
 import { DocumentExtractor } from './extraction-pool.js';
 import { bodyText, fetchDocument, FetchFailure } from './fetch.js';
+import { faqParts } from './faq.js';
+import { stemText } from './stems.js';
 import { contentStatus, kbEvents, statusEvent, type ContentStatus } from './status.js';
 import { EmbeddingError, type ChunkVectors } from './vectors.js';
 
 // Indexing of one content: read its text, split it into chunks, embed them when vectors are on,
 // and replace its chunks in one transaction. Runs in a job (BullMQ or the in-process runner).
 
-export const indexJobName = 'kb-index';
-
-export const indexJobData = z.object({
-  projectId: z.string().min(1),
-  contentId: z.string().min(1),
-  /** The content's indexSeq when queued: a newer submission makes this job stale. */
-  seq: z.number().int().min(0),
-});
-export type IndexJobData = z.infer<typeof indexJobData>;
+export const indexJob = jobType(
+  'kb-index',
+  z.object({
+    projectId: z.string().min(1),
+    contentId: z.string().min(1),
+    /** The content's indexSeq when queued: a newer submission makes this job stale. */
+    seq: z.number().int().min(0),
+  }),
+);
+export type IndexJobData = z.infer<typeof indexJob.data>;
 
 export interface Attempt {
   attempt: number;
@@ -72,7 +75,7 @@ export class IndexingService {
       options: { jobId: `kb-${content.id}-${content.indexSeq}`, replaceFinished: options.replaceFinished },
     }));
     try {
-      await this.queue.enqueueMany(indexJobName, jobs);
+      await this.queue.enqueueMany(indexJob, jobs);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, contents: contents.length }, 'could not queue knowledge-base contents');
       const reason = `could not be queued for indexing: ${(error as Error).message}`;
@@ -156,6 +159,8 @@ export class IndexingService {
 
   private async replaceChunks(content: KbContent, seq: number, chunks: string[], vectors: number[][]): Promise<IndexOutcome> {
     const ids = chunks.map(() => randomUUID());
+    // The question of an faq content is ranked as a field of its own, on each of its chunks.
+    const heading = content.type === 'faq' ? (faqParts(content.content)?.question ?? '') : '';
     try {
       return await this.events.transaction(async (tx, emit) => {
         // One statement: mark the submission indexed (locking its row, so a newer submission or a
@@ -167,15 +172,18 @@ export class IndexingService {
              RETURNING "id", "id_project", "namespace"
            ),
            removed AS (DELETE FROM "KbChunk" WHERE "contentId" IN (SELECT "id" FROM current))
-           INSERT INTO "KbChunk" ("id", "id_project", "namespace", "contentId", "position", "text")
-           SELECT chunk.id, current."id_project", current."namespace", current."id", chunk.n - 1, chunk.text
-           FROM current, unnest($4::text[], $5::text[]) WITH ORDINALITY AS chunk(id, text, n)
+           INSERT INTO "KbChunk" ("id", "id_project", "namespace", "contentId", "position", "text", "stems", "heading", "headingStems")
+           SELECT chunk.id, current."id_project", current."namespace", current."id", chunk.n - 1, chunk.text, chunk.stems, $7, $8
+           FROM current, unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS chunk(id, text, stems, n)
            RETURNING "id"`,
           content.id,
           seq,
           contentStatus.indexed,
           ids,
           chunks,
+          chunks.map(stemText),
+          heading,
+          stemText(heading),
         );
         if (!inserted.length) throw new StaleJob();
         if (vectors.length) {

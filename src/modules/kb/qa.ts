@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { parseInput } from '../../errors.js';
 import type { Logger } from '../../infra/logger.js';
 import { ModelEndpointError, promptMessages, type ChatAnswerer, type Turn } from './answer.js';
-import { extractiveAnswer } from './extractive.js';
+import { extractiveAnswer, leadAnswer } from './extractive.js';
 import type { KnowledgeBaseService } from './namespaces.js';
-import type { RetrievedChunk, Retriever } from './retrieval.js';
+import type { RetrievedChunk } from './passage.js';
+import type { Retriever } from './retrieval.js';
 import { settingRanges } from './settings.js';
 import { estimateTokens } from './tokens.js';
 
@@ -92,15 +93,22 @@ export class QaService {
     // A follow-up ("and for orders abroad?") is searched together with the question before it.
     const previous = history.at(-1)?.question;
     const query = previous ? `${previous}\n${data.question}` : data.question;
-    const chunks = await this.retriever.search(projectId, kb.id, query, settings.top_k);
+    const found = await this.retriever.search(projectId, kb.id, query, settings.top_k);
+    // Nothing relevant (KB_MIN_COVERAGE, KB_MIN_SIMILARITY, calibrated on bench/kb-quality.bench.ts):
+    // better no answer than the least bad passage of an unrelated knowledge base.
+    const chunks = this.retriever.relevant(found[0]) ? found : [];
     if (!chunks.length) return reply({ answer: notFoundAnswer, success: false });
 
     if (!this.answerer) {
-      const found = extractiveAnswer(data.question, chunks, settings.max_tokens) ??
-        (previous ? extractiveAnswer(query, chunks, settings.max_tokens) : null);
+      // The best passage is quoted (its sentences that share the question's words, else its
+      // opening); ids and sources list every retrieved content, best first.
+      const best = chunks[0];
+      const quoted =
+        extractiveAnswer(data.question, [best], settings.max_tokens) ??
+        (previous ? extractiveAnswer(query, [best], settings.max_tokens) : null) ??
+        leadAnswer(best, settings.max_tokens);
       const promptTokens = estimateTokens([data.question, ...chunks.map((c) => c.text)]);
-      if (!found) return reply({ answer: notFoundAnswer, success: false, prompt_token_size: promptTokens });
-      return reply({ answer: found.text, success: true, prompt_token_size: promptTokens }, found.used);
+      return reply({ answer: quoted.text, success: true, prompt_token_size: promptTokens }, chunks);
     }
 
     const passages = chunks.map((c) => ({ title: c.contentName, text: c.text }));

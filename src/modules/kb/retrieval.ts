@@ -1,27 +1,45 @@
 import type { Db } from '../../infra/database.js';
 import type { Logger } from '../../infra/logger.js';
+import { stopWords, type RetrievedChunk } from './passage.js';
+import { contentStems, stemText } from './stems.js';
 import type { ChunkVectors } from './vectors.js';
 
-// Retrieval of a namespace's chunks for a question: PostgreSQL full-text ranking, and with vectors
-// available, hybrid (vector and lexical candidates fused by reciprocal rank).
+// Retrieval of a namespace's chunks for a question. Lexical: BM25 over the light stems (stems.ts)
+// of two fields, the chunk's text and the question of an faq content. Dense, when vectors exist
+// (the local encoder or an embeddings endpoint): cosine similarity. By default (KB_RANKING=fusion)
+// both are fused by min-max score fusion, a convex combination giving KB_DENSE_WEIGHT (0.3) to the
+// dense list: on CovidFAQ (bench/kb-quality.bench.ts) it beat reciprocal-rank fusion and an even
+// split, because the local encoder alone ranks well below BM25; min-max keeps how far ahead the
+// best candidate of each list is, where ranks drop it.
 
-export interface RetrievedChunk {
-  id: string;
-  contentId: string;
-  position: number;
-  text: string;
-  contentName: string;
-  contentType: string;
-  source: string | null;
-  score: number;
+/**
+ * `fusion` (min-max) and `rrf` combine lexical and dense ranks; `lexical` ranks by BM25 alone but
+ * still reads the similarity of the chunks found (for abstention); without vectors every mode is lexical.
+ */
+export type RetrievalMode = 'lexical' | 'dense' | 'fusion' | 'rrf';
+
+export interface RetrievalSettings {
+  /** The ranking used when vectors exist (KB_RANKING). */
+  ranking: Exclude<RetrievalMode, 'dense'>;
+  /** Share of the min-max fused score given to cosine similarity (KB_DENSE_WEIGHT). */
+  denseWeight: number;
+  /** Abstention floors (KB_MIN_COVERAGE, KB_MIN_SIMILARITY; the latter unset: the encoder's own). */
+  minCoverage: number;
+  minSimilarity?: number;
 }
 
-export type RetrievalMode = 'lexical' | 'hybrid';
+export interface SearchOptions {
+  mode?: RetrievalMode;
+  denseWeight?: number;
+}
 
+// BM25's usual constants (Robertson & Zaragoza): term-frequency saturation and length normalisation.
+const k1 = 1.2;
+const b = 0.75;
+/** The faq question field counts as much as the text (where the question is also found). */
+const headingWeight = 1;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
-/** Below this cosine similarity a vector neighbour is not taken as relevant. */
-export const minVectorSimilarity = 0.2;
 
 interface ChunkRow {
   id: string;
@@ -32,109 +50,170 @@ interface ChunkRow {
   contentType: string;
   source: string | null;
   rank: number;
+  coverage: number;
 }
 
-// A question becomes an OR of its stemmed words: every chunk sharing a meaningful word is a
-// candidate (found through the GIN index). Candidates are ranked like BM25: each shared word
-// counts by its rarity in the namespace (idf over $4 chunks; its document frequency is exact, as
-// every chunk holding it is a candidate) times ts_rank's saturating, length-normalised frequency
-// of it in the chunk. The CTEs are materialised so each runs once whatever the planner estimates.
+// A question becomes an OR of its stems: every chunk sharing one is a candidate (found through the
+// GIN index), so a stem's document frequency over the candidates is exact. For each candidate the
+// tsvector is cut down to the question's stems (two ts_delete calls, in C) before being unnested:
+// a stem's positions give its frequency in the text (weight D) and in the heading (weight A). The
+// lengths are the fields' word counts (generated columns); $4 is the namespace's chunk count, $6
+// and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk is its
+// coverage. The CTEs are materialised so each runs once whatever the planner estimates.
 const lexicalSql = `
-  WITH terms AS MATERIALIZED (
-    SELECT t.lexeme, to_tsquery('simple', quote_literal(t.lexeme)) AS tq
-    FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english'::regconfig, $3))) t
+  WITH q AS MATERIALIZED (
+    SELECT coalesce(array_agg(DISTINCT lexeme), '{}'::text[]) AS lexemes
+    FROM unnest(to_tsvector('simple'::regconfig, $3))
   ),
   candidates AS MATERIALIZED (
-    SELECT c."id", c."search"
-    FROM "KbChunk" c
+    SELECT c."id", coalesce(c."terms", 0)::float8 AS len, coalesce(c."headingTerms", 0)::float8 AS hlen,
+           ts_delete(c."search", tsvector_to_array(ts_delete(c."search", q.lexemes))) AS matched
+    FROM "KbChunk" c, q
     WHERE c."id_project" = $1 AND c."namespace" = $2
-      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM terms)
+      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l)
   ),
   matches AS MATERIALIZED (
-    SELECT candidates."id", terms.lexeme, ts_rank(candidates."search", terms.tq, 1) AS tf
-    FROM candidates JOIN terms ON candidates."search" @@ terms.tq
+    SELECT cand."id", cand.len, cand.hlen, m.lexeme,
+           (SELECT count(*) FROM unnest(m.weights) w WHERE w = 'A')::float8 AS tfh,
+           (SELECT count(*) FROM unnest(m.weights) w WHERE w <> 'A')::float8 AS tf
+    FROM candidates cand CROSS JOIN LATERAL unnest(cand.matched) AS m
   ),
   df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS n FROM matches GROUP BY lexeme),
+  idf AS MATERIALIZED (
+    SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w
+    FROM (SELECT unnest(lexemes) AS lexeme FROM q) t LEFT JOIN df USING (lexeme)
+  ),
   best AS MATERIALIZED (
-    SELECT matches."id", sum(ln(1 + (greatest($4::float8, df.n) - df.n + 0.5) / (df.n + 0.5)) * matches.tf) AS rank
-    FROM matches JOIN df USING (lexeme)
+    SELECT matches."id",
+           sum(idf.w * (
+             matches.tf * ${k1 + 1} / (matches.tf + ${k1} * (${1 - b} + ${b} * matches.len / $6::float8))
+             + ${headingWeight} * matches.tfh * ${k1 + 1} / (matches.tfh + ${k1} * (${1 - b} + ${b} * matches.hlen / $7::float8))
+           )) AS rank,
+           count(*) FILTER (WHERE matches.lexeme = ANY($8::text[]))::float8 / greatest(cardinality($8::text[]), 1) AS coverage
+    FROM matches JOIN idf USING (lexeme)
     GROUP BY matches."id"
     ORDER BY rank DESC, matches."id"
     LIMIT $5
   )
   SELECT c."id", c."contentId", c."position", c."text",
-         k."name" AS "contentName", k."type" AS "contentType", k."source", best.rank
+         k."name" AS "contentName", k."type" AS "contentType", k."source", best.rank, best.coverage
   FROM best JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
   ORDER BY best.rank DESC, c."id"`;
 
-// Chunk counts of namespaces (the N of idf) change slowly: read at most every 30 s per namespace.
-const totalTtlMs = 30_000;
-const maxCachedTotals = 10_000;
+// Namespace statistics (the N and average lengths of BM25) change slowly: read at most every 30 s.
+const statsTtlMs = 30_000;
+const maxCachedStats = 10_000;
+
+interface NamespaceStats {
+  n: number;
+  avgTerms: number;
+  avgHeadingTerms: number;
+  at: number;
+}
 
 const byIdsSql = `
   SELECT c."id", c."contentId", c."position", c."text",
-         k."name" AS "contentName", k."type" AS "contentType", k."source", 0::float8 AS rank
+         k."name" AS "contentName", k."type" AS "contentType", k."source", 0::float8 AS rank, 0::float8 AS coverage
   FROM "KbChunk" c JOIN "KbContent" k ON k."id" = c."contentId"
   WHERE c."id_project" = $1 AND c."id" = ANY($2::text[])`;
 
 export class Retriever {
-  private totals = new Map<string, { n: number; at: number }>();
+  private stats = new Map<string, NamespaceStats>();
 
   constructor(
     private db: Db,
     private vectors: ChunkVectors,
     private logger: Logger,
+    private settings: RetrievalSettings,
   ) {}
 
-  get mode(): RetrievalMode {
-    return this.vectors.enabled ? 'hybrid' : 'lexical';
+  /** Cosine similarity from which a chunk counts as relevant whatever words it shares. */
+  get minSimilarity(): number {
+    return this.settings.minSimilarity ?? this.vectors.minSimilarity;
   }
 
-  /** The `topK` most relevant chunks; empty when nothing in the namespace relates to the query. */
-  async search(projectId: string, namespace: string, query: string, topK: number, mode = this.mode): Promise<RetrievedChunk[]> {
-    const candidates = Math.max(topK * 4, 20);
-    if (mode === 'lexical' || !this.vectors.enabled) {
+  get mode(): RetrievalMode {
+    return this.vectors.enabled ? this.settings.ranking : 'lexical';
+  }
+
+  /**
+   * Whether the best chunk found answers the question at all: it holds enough of the question's
+   * meaningful words, or is close enough in meaning. Better no answer than the least bad passage.
+   */
+  relevant(chunk: RetrievedChunk | undefined, floors: Partial<Pick<RetrievalSettings, 'minCoverage' | 'minSimilarity'>> = {}): boolean {
+    if (!chunk) return false;
+    const minCoverage = floors.minCoverage ?? this.settings.minCoverage;
+    const minSimilarity = floors.minSimilarity ?? this.minSimilarity;
+    return chunk.coverage >= minCoverage || (chunk.similarity ?? -1) >= minSimilarity;
+  }
+
+  /** The `topK` most relevant chunks, best first; empty when nothing in the namespace relates to the query. */
+  async search(projectId: string, namespace: string, query: string, topK: number, options: SearchOptions = {}): Promise<RetrievedChunk[]> {
+    const mode = options.mode ?? this.mode;
+    if (!this.vectors.enabled) {
       const rows = await this.lexical(projectId, namespace, query, topK);
-      return rows.map((row) => toChunk(row, Number(row.rank)));
+      return rows.map((row) => toChunk(row, Number(row.rank), null));
     }
+    // Fusion looks deeper than topK in both lists: a chunk second in both beats one first in one.
+    // Lexical ranking reads as deep, so that the chunks it ranks first have their similarity.
+    const depth = Math.max(topK * 4, 30);
     const [lexical, near] = await Promise.all([
-      this.lexical(projectId, namespace, query, candidates),
-      this.near(projectId, namespace, query, candidates),
+      mode === 'dense' ? Promise.resolve([]) : this.lexical(projectId, namespace, query, depth),
+      this.near(projectId, namespace, query, depth),
     ]);
+    const similarity = new Map(near.map((hit) => [hit.id, hit.similarity]));
     const scores = new Map<string, number>();
-    lexical.forEach((row, i) => scores.set(row.id, (scores.get(row.id) ?? 0) + 1 / (rrfK + i + 1)));
-    near.forEach((hit, i) => scores.set(hit.id, (scores.get(hit.id) ?? 0) + 1 / (rrfK + i + 1)));
-    const best = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, topK);
+    const add = (id: string, score: number) => scores.set(id, (scores.get(id) ?? 0) + score);
+    if (mode === 'lexical') {
+      // A question sharing no stem with any chunk is left to the vectors.
+      if (lexical.length) lexical.forEach((row) => add(row.id, Number(row.rank)));
+      else near.forEach((hit) => add(hit.id, hit.similarity));
+    } else if (mode === 'rrf') {
+      lexical.forEach((row, i) => add(row.id, 1 / (rrfK + i + 1)));
+      near.forEach((hit, i) => add(hit.id, 1 / (rrfK + i + 1)));
+    } else {
+      const denseWeight = options.denseWeight ?? this.settings.denseWeight;
+      const lexicalWeight = mode === 'dense' ? 0 : near.length ? 1 - denseWeight : 1;
+      for (const [id, score] of minMax(lexical.map((row) => [row.id, Number(row.rank)]))) add(id, lexicalWeight * score);
+      for (const [id, score] of minMax(near.map((hit) => [hit.id, hit.similarity]))) add(id, (1 - lexicalWeight) * score);
+    }
+    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, topK);
     const rows = new Map(lexical.map((row) => [row.id, row]));
     const missing = best.map(([id]) => id).filter((id) => !rows.has(id));
     if (missing.length) {
       for (const row of await this.db.$queryRawUnsafe<ChunkRow[]>(byIdsSql, projectId, missing)) rows.set(row.id, row);
     }
-    return best.filter(([id]) => rows.has(id)).map(([id, score]) => toChunk(rows.get(id)!, score));
+    return best.filter(([id]) => rows.has(id)).map(([id, score]) => toChunk(rows.get(id)!, score, similarity.get(id) ?? null));
   }
 
   private async lexical(projectId: string, namespace: string, query: string, limit: number) {
-    const total = await this.chunkTotal(projectId, namespace);
-    return this.db.$queryRawUnsafe<ChunkRow[]>(lexicalSql, projectId, namespace, query, total, limit);
+    const stats = await this.namespaceStats(projectId, namespace);
+    const wanted = contentStems(query, stopWords);
+    return this.db.$queryRawUnsafe<ChunkRow[]>(lexicalSql, projectId, namespace, stemText(query), stats.n, limit, stats.avgTerms, stats.avgHeadingTerms, wanted);
   }
 
-  private async chunkTotal(projectId: string, namespace: string) {
+  private async namespaceStats(projectId: string, namespace: string): Promise<NamespaceStats> {
     const key = `${projectId}:${namespace}`;
-    const cached = this.totals.get(key);
-    if (cached && Date.now() - cached.at < totalTtlMs) return cached.n;
-    const n = await this.db.kbChunk.count({ where: { id_project: projectId, namespace } });
-    this.totals.delete(key);
-    if (this.totals.size >= maxCachedTotals) this.totals.delete(this.totals.keys().next().value!);
-    this.totals.set(key, { n, at: Date.now() });
-    return n;
+    const cached = this.stats.get(key);
+    if (cached && Date.now() - cached.at < statsTtlMs) return cached;
+    const [row] = await this.db.$queryRawUnsafe<Array<{ n: number; terms: number | null; heading: number | null }>>(
+      `SELECT count(*)::int AS n, avg("terms")::float8 AS terms, avg(nullif("headingTerms", 0))::float8 AS heading
+       FROM "KbChunk" WHERE "id_project" = $1 AND "namespace" = $2`,
+      projectId,
+      namespace,
+    );
+    const stats = { n: Number(row.n), avgTerms: Math.max(1, Number(row.terms ?? 1)), avgHeadingTerms: Math.max(1, Number(row.heading ?? 1)), at: Date.now() };
+    this.stats.delete(key);
+    if (this.stats.size >= maxCachedStats) this.stats.delete(this.stats.keys().next().value!);
+    this.stats.set(key, stats);
+    return stats;
   }
 
-  /** Vector neighbours above the similarity floor; an embeddings failure leaves only lexical candidates. */
+  /** Vector neighbours; an embeddings failure leaves only lexical candidates. */
   private async near(projectId: string, namespace: string, query: string, limit: number) {
     try {
       const vector = await this.vectors.embedQuery(query);
-      const hits = await this.vectors.nearest(projectId, namespace, vector, limit);
-      return hits.filter((hit) => hit.similarity >= minVectorSimilarity);
+      return await this.vectors.nearest(projectId, namespace, vector, limit);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message }, 'vector retrieval failed; using lexical retrieval only');
       return [];
@@ -142,7 +221,16 @@ export class Retriever {
   }
 }
 
-function toChunk(row: ChunkRow, score: number): RetrievedChunk {
+/** Scores rescaled to 0..1 within their list (all 1 when they are equal). */
+function minMax(scored: Array<[string, number]>): Array<[string, number]> {
+  if (!scored.length) return [];
+  const values = scored.map(([, score]) => score);
+  const min = Math.min(...values);
+  const range = Math.max(...values) - min;
+  return scored.map(([id, score]) => [id, range > 0 ? (score - min) / range : 1]);
+}
+
+function toChunk(row: ChunkRow, score: number, similarity: number | null): RetrievedChunk {
   return {
     id: row.id,
     contentId: row.contentId,
@@ -152,5 +240,7 @@ function toChunk(row: ChunkRow, score: number): RetrievedChunk {
     contentType: row.contentType,
     source: row.source,
     score,
+    coverage: Number(row.coverage ?? 0),
+    similarity,
   };
 }

@@ -15,15 +15,19 @@ export class KbService {
   readonly indexing: IndexingService;
   readonly retriever: Retriever;
   readonly qa: QaService;
+  /** Chunk vectors (an embeddings endpoint or the local encoder); the bench loads the encoder before timing. */
+  readonly vectors: ChunkVectors;
 
   constructor(private infra: Infrastructure) {
     const { config, logger, eventLog, files, queue } = infra;
     const db = infra.database.prisma;
     const vectors = new ChunkVectors(db, config, infra.database.hasVector, logger);
+    this.vectors = vectors;
     this.namespaces = new KnowledgeBaseService(db, eventLog, files, logger, config.llm.model);
     this.indexing = new IndexingService(db, eventLog, queue, files, vectors, config, logger);
     this.contents = new ContentService(db, eventLog, this.indexing, files, this.namespaces);
-    this.retriever = new Retriever(db, vectors, logger);
+    const { ranking, denseWeight, minCoverage, minSimilarity } = config.kb;
+    this.retriever = new Retriever(db, vectors, logger, { ranking, denseWeight, minCoverage, minSimilarity });
     this.qa = new QaService(this.namespaces, this.retriever, config.llm.baseUrl ? new ChatAnswerer({ ...config.llm, baseUrl: config.llm.baseUrl }, config.outbound) : null, logger);
   }
 

@@ -2,11 +2,15 @@ import { OpenAIEmbeddings } from '@langchain/openai';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Logger } from '../../infra/logger.js';
+import { LocalEncoder } from './encoder.js';
 import { endpointFetch, describeEndpointError } from './model-endpoint.js';
 
-// Chunk vectors in pgvector, when the database has the extension and an embeddings endpoint is
-// configured. The table is created at run time, not by a migration: a PostgreSQL without pgvector
-// must still migrate, and the vector size depends on the configured model.
+// Chunk vectors: from the configured embeddings endpoint, else from the local sentence encoder
+// (KB_ENCODER, on by default in embedded mode). Where the database has pgvector (PGlite has it)
+// they are stored and searched there; elsewhere (a PostgreSQL without the extension) they are
+// stored as float32 bytes and scored here, exactly, over the namespace's vectors. The tables are
+// created at run time, not by a migration: a PostgreSQL without pgvector must still migrate, and
+// the vector size depends on the model.
 
 /** The embeddings endpoint failed; indexing retries, question answering falls back to lexical. */
 export class EmbeddingError extends Error {
@@ -19,6 +23,10 @@ export class EmbeddingError extends Error {
 }
 
 const table = '"KbChunkEmbedding"';
+// Calibrated on bench/kb-quality.bench.ts: with fusion ranking, the lowest floor that refuses every unrelated question.
+export const localEncoderMinSimilarity = 0.5;
+const endpointMinSimilarity = 0.2;
+const bytesTable = '"KbChunkVector"';
 // pgvector's HNSW index takes vectors of up to 2000 dimensions.
 const maxIndexedDimensions = 2000;
 
@@ -27,25 +35,30 @@ export interface NearChunk {
   similarity: number;
 }
 
+interface Encoder {
+  model: string;
+  dimensions?: number;
+  embedDocuments(texts: string[]): Promise<number[][]>;
+  embedQuery(text: string): Promise<number[]>;
+}
+
 export class ChunkVectors {
   readonly enabled: boolean;
-  private embedder?: OpenAIEmbeddings;
+  private encoder?: Encoder;
+  private local?: LocalEncoder;
   private tableReady?: Promise<void>;
   private timeoutMs = 60_000;
 
   constructor(
     private db: Db,
     private config: Config,
-    hasVector: boolean,
+    private hasVector: boolean,
     private logger: Logger,
   ) {
     const settings = config.embeddings;
-    this.enabled = !!settings && hasVector;
-    if (settings && !hasVector) {
-      logger.warn('an embeddings endpoint is configured but the database has no pgvector: knowledge-base retrieval stays lexical');
-    }
-    if (settings && this.enabled) {
-      this.embedder = new OpenAIEmbeddings({
+    if (settings) {
+      // An embeddings endpoint, when configured, replaces the local encoder.
+      const embedder = new OpenAIEmbeddings({
         model: settings.model,
         apiKey: settings.apiKey ?? 'unused',
         dimensions: settings.dimensions,
@@ -58,17 +71,53 @@ export class ChunkVectors {
           fetch: endpointFetch(settings.baseUrl, config.outbound, this.timeoutMs),
         },
       });
+      this.encoder = {
+        model: settings.model,
+        dimensions: settings.dimensions,
+        embedDocuments: (texts) => embedder.embedDocuments(texts),
+        embedQuery: (text) => embedder.embedQuery(text),
+      };
+    } else if (config.kb.encoder === 'local') {
+      const local = new LocalEncoder(logger);
+      this.local = local;
+      this.encoder = {
+        model: local.model,
+        dimensions: local.dimensions,
+        embedDocuments: (texts) => local.embed(texts),
+        embedQuery: async (text) => (await local.embed([text]))[0],
+      };
+    }
+    this.enabled = !!this.encoder;
+    if (this.enabled && !hasVector) {
+      logger.info('the database has no pgvector: knowledge-base vectors are stored as bytes and scored in the server');
     }
   }
 
+  /**
+   * Below this cosine similarity the nearest chunk is not taken as an answer (see qa.ts): the local
+   * encoder's floor is calibrated on the bench; an endpoint's model is unknown, so its floor is low.
+   */
+  get minSimilarity(): number {
+    return this.local ? localEncoderMinSimilarity : endpointMinSimilarity;
+  }
+
   get model(): string {
-    return this.config.embeddings?.model ?? '';
+    return this.encoder?.model ?? '';
+  }
+
+  /** Loads the local encoder now (it is otherwise loaded by the first text to embed). */
+  async warm() {
+    await this.local?.warm();
+  }
+
+  async close() {
+    await this.local?.close();
   }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    if (!this.embedder) return [];
+    if (!this.encoder) return [];
     try {
-      const vectors = await this.embedder.embedDocuments(texts);
+      const vectors = await this.encoder.embedDocuments(texts);
       if (vectors.length !== texts.length) throw new Error(`expected ${texts.length} vectors, got ${vectors.length}`);
       return vectors.map(checkVector);
     } catch (error) {
@@ -77,15 +126,16 @@ export class ChunkVectors {
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    if (!this.embedder) return [];
+    if (!this.encoder) return [];
     try {
-      return checkVector(await this.embedder.embedQuery(text));
+      return checkVector(await this.encoder.embedQuery(text));
     } catch (error) {
       throw this.failure(error);
     }
   }
 
   private failure(error: unknown) {
+    if (this.local) return new EmbeddingError((error as Error).message, false);
     const status = (error as { status?: number })?.status;
     const permanent = status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
     return new EmbeddingError(describeEndpointError(error, this.timeoutMs).replace('model endpoint', 'embeddings endpoint'), permanent);
@@ -101,21 +151,7 @@ export class ChunkVectors {
   }
 
   private async createTable() {
-    const dimensions = this.config.embeddings?.dimensions;
-    const column = dimensions ? `vector(${dimensions})` : 'vector';
-    const statements = [
-      `CREATE TABLE IF NOT EXISTS ${table} (
-        "chunkId" TEXT PRIMARY KEY REFERENCES "KbChunk"("id") ON DELETE CASCADE,
-        "id_project" TEXT NOT NULL,
-        "namespace" TEXT NOT NULL,
-        "model" TEXT NOT NULL,
-        "embedding" ${column} NOT NULL
-      )`,
-      `CREATE INDEX IF NOT EXISTS "KbChunkEmbedding_scope_idx" ON ${table} ("id_project", "namespace", "model")`,
-      ...(dimensions && dimensions <= maxIndexedDimensions
-        ? [`CREATE INDEX IF NOT EXISTS "KbChunkEmbedding_embedding_idx" ON ${table} USING hnsw ("embedding" vector_cosine_ops)`]
-        : []),
-    ];
+    const statements = this.hasVector ? this.vectorTable() : this.bytesTable();
     for (let attempt = 1; ; attempt++) {
       try {
         for (const sql of statements) await this.db.$executeRawUnsafe(sql);
@@ -128,9 +164,54 @@ export class ChunkVectors {
     }
   }
 
+  private vectorTable() {
+    const dimensions = this.encoder?.dimensions;
+    const column = dimensions ? `vector(${dimensions})` : 'vector';
+    return [
+      `CREATE TABLE IF NOT EXISTS ${table} (
+        "chunkId" TEXT PRIMARY KEY REFERENCES "KbChunk"("id") ON DELETE CASCADE,
+        "id_project" TEXT NOT NULL,
+        "namespace" TEXT NOT NULL,
+        "model" TEXT NOT NULL,
+        "embedding" ${column} NOT NULL
+      )`,
+      `CREATE INDEX IF NOT EXISTS "KbChunkEmbedding_scope_idx" ON ${table} ("id_project", "namespace", "model")`,
+      // The local encoder's vectors are searched exactly within their namespace (thousands of
+      // chunks at most): an approximate index filtered by namespace can miss neighbours.
+      ...(dimensions && dimensions <= maxIndexedDimensions && !this.local
+        ? [`CREATE INDEX IF NOT EXISTS "KbChunkEmbedding_embedding_idx" ON ${table} USING hnsw ("embedding" vector_cosine_ops)`]
+        : []),
+    ];
+  }
+
+  private bytesTable() {
+    return [
+      `CREATE TABLE IF NOT EXISTS ${bytesTable} (
+        "chunkId" TEXT PRIMARY KEY REFERENCES "KbChunk"("id") ON DELETE CASCADE,
+        "id_project" TEXT NOT NULL,
+        "namespace" TEXT NOT NULL,
+        "model" TEXT NOT NULL,
+        "embedding" BYTEA NOT NULL
+      )`,
+      `CREATE INDEX IF NOT EXISTS "KbChunkVector_scope_idx" ON ${bytesTable} ("id_project", "namespace", "model")`,
+    ];
+  }
+
   /** Stores the vectors of chunks just inserted in the same transaction. */
   async save(tx: Tx, scope: { projectId: string; namespace: string }, rows: Array<{ chunkId: string; vector: number[] }>) {
     if (!rows.length) return;
+    if (!this.hasVector) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO ${bytesTable} ("chunkId", "id_project", "namespace", "model", "embedding")
+         SELECT c, $1, $2, $3, decode(e, 'base64') FROM unnest($4::text[], $5::text[]) AS t(c, e)`,
+        scope.projectId,
+        scope.namespace,
+        this.model,
+        rows.map((r) => r.chunkId),
+        rows.map((r) => Buffer.from(Float32Array.from(r.vector).buffer).toString('base64')),
+      );
+      return;
+    }
     await tx.$executeRawUnsafe(
       `INSERT INTO ${table} ("chunkId", "id_project", "namespace", "model", "embedding")
        SELECT c, $1, $2, $3, e::vector FROM unnest($4::text[], $5::text[]) AS t(c, e)`,
@@ -145,6 +226,7 @@ export class ChunkVectors {
   /** The chunks of a namespace nearest to a vector (cosine), best first. */
   async nearest(projectId: string, namespace: string, vector: number[], limit: number): Promise<NearChunk[]> {
     await this.ensureTable();
+    if (!this.hasVector) return this.nearestStored(projectId, namespace, vector, limit);
     const rows = await this.db.$queryRawUnsafe<Array<{ id: string; similarity: number }>>(
       `SELECT "chunkId" AS id, 1 - ("embedding" <=> $1::vector) AS similarity
        FROM ${table}
@@ -158,6 +240,31 @@ export class ChunkVectors {
       limit,
     );
     return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity) }));
+  }
+
+  /** Without pgvector: every vector of the namespace, scored here (2 KB each for 512 dimensions). */
+  private async nearestStored(projectId: string, namespace: string, vector: number[], limit: number): Promise<NearChunk[]> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ id: string; embedding: Uint8Array }>>(
+      `SELECT "chunkId" AS id, "embedding" FROM ${bytesTable} WHERE "id_project" = $1 AND "namespace" = $2 AND "model" = $3`,
+      projectId,
+      namespace,
+      this.model,
+    );
+    const query = Float32Array.from(vector);
+    const queryNorm = Math.sqrt(query.reduce((sum, x) => sum + x * x, 0)) || 1;
+    const scored = rows.map((row) => {
+      const bytes = Buffer.from(row.embedding);
+      const stored = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      let dot = 0;
+      let norm = 0;
+      const n = Math.min(stored.length, query.length);
+      for (let i = 0; i < n; i++) {
+        dot += stored[i] * query[i];
+        norm += stored[i] * stored[i];
+      }
+      return { id: row.id, similarity: dot / (queryNorm * (Math.sqrt(norm) || 1)) };
+    });
+    return scored.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1)).slice(0, limit);
   }
 }
 

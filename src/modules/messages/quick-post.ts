@@ -2,10 +2,10 @@ import { Prisma, type Message, type Request } from '../../generated/prisma/clien
 import { prepared, queryRows, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
-import { surelyVisibleCondition, viewerKind } from '../requests/access.js';
+import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
-import { MessageStatus, RequestStatus } from '../requests/states.js';
 import type { Actor } from '../requests/actor.js';
+import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, type FallbackReason } from './rules.js';
 
 // The common message post, written in batches: a message to an existing, open request the caller
 // surely may write to, and which changes nothing on the request (see `MessageService.afterMessage`).
@@ -16,8 +16,9 @@ import type { Actor } from '../requests/actor.js';
 // events (taking the project's sequence lock once, last). Under load that is one statement, one
 // commit and one sequence lock for many posts instead of one each; alone, a post is written at
 // once, as before. A post whose request is missing or whose conditions fail writes nothing and
-// comes back as null: `MessageService.post` then takes the general path, which creates the
-// request, answers the error or applies the change, under the same rules.
+// comes back with the reason (`FallbackReason`): `MessageService.post` then takes the general
+// path, which creates the request, answers the error or applies the change. The row, the event and
+// the conditions are those of `rules.ts`, which the general path uses too.
 
 export interface QuickPost {
   actor: Actor;
@@ -32,14 +33,24 @@ export interface QuickPost {
 }
 
 export interface QuickWritten {
+  written: true;
   message: Message;
   request: Request;
   relations: RequestRelations;
   event: LoggedEvent;
 }
 
+/** A post the batch left to the general path, and why. */
+export interface QuickFallback {
+  written: false;
+  reason: FallbackReason;
+  error?: unknown;
+}
+
+export type QuickOutcome = QuickWritten | QuickFallback;
+
 interface Waiting extends QuickPost {
-  resolve(written: QuickWritten | null): void;
+  resolve(outcome: QuickOutcome): void;
   reject(error: unknown): void;
 }
 
@@ -51,6 +62,7 @@ const maxBatch = 100;
 // value per post parses in one go, where a column per field would be converted one by one; and
 // the shape of a prepared statement's result stays the same when a migration adds a column.
 interface WrittenJson {
+  fallback: (typeof batchFallbacks)[number][0] | null;
   request: Json<Request>;
   message: Json<Message> | null;
   event: { id: string; id_project: string; seq: number; name: string; subject: string; payload: Record<string, unknown>; createdAt: string } | null;
@@ -78,62 +90,66 @@ function withDates<T>(row: Json<T>, fields: readonly string[]): T {
 }
 
 /**
- * The SQL form, on the locked row `r` and the post `x`, of the checks `assertCanWrite` and
- * `afterMessage` make: the request is open, and for a teammate (`kind` set; a bot has none, and
- * field auth has checked it takes part) the request is surely visible to them, the message does
- * not route it (the requester writing to a preflight or abandoned request), and it is not an agent's
- * first response.
+ * Per post, on its locked request `r` and its input row `x`: the first of `batchFallbacks` that
+ * holds (the reason the general path takes it), or NULL when the batch writes it. The author comes
+ * as SQL values of the row, so one statement text serves every batch.
  */
-const writable = Prisma.sql`r."status" <> ${RequestStatus.CLOSED} AND (x."kind" = 'bot' OR (
-    ${surelyVisibleCondition({ kind: Prisma.sql`x."kind"`, teammateId: Prisma.sql`x."teammate"`, userId: Prisma.sql`x."user"` })}
-    AND NOT (COALESCE(r."requester_id" = x."teammate", FALSE) AND r."status" IN (${RequestStatus.TEMPORARY}, ${RequestStatus.ABANDONED}))
-    AND NOT (x."kind" <> 'end-user' AND NOT COALESCE(r."requester_id" = x."teammate", FALSE) AND r."first_response_at" IS NULL)))`;
+const author = batchParams({ kind: Prisma.sql`x."kind"`, teammateId: Prisma.sql`x."teammate"`, userId: Prisma.sql`x."user"` });
+const fallback = Prisma.sql`CASE ${Prisma.join(
+  batchFallbacks.map(([reason, condition]) => Prisma.sql`WHEN ${conditionSql(condition, author)} THEN ${Prisma.raw(`'${reason}'`)}`),
+  ' ',
+)} END`;
 
 function statement(projectId: string, posts: Waiting[], now: Date) {
-  const rows = posts.map((post, k) => ({
-    i: k + 1,
-    id: cuid(),
-    request_id: post.requestId,
-    sender: post.actor.userId,
-    senderFullname: post.actor.fullname,
-    text: post.text,
-    type: post.type,
-    metadata: post.metadata ?? null,
-    attributes: post.attributes,
-    hidden: post.hidden,
-    createdAt: (post.createdAt ?? now).toISOString(),
-    kind: post.actor.member ? viewerKind(post.actor.member.role) : 'bot',
-    teammate: post.actor.member?.id ?? null,
-    user: post.actor.member?.id_user ?? null,
-  }));
-  const events = rows.map((row) =>
-    pendingEvent(
-      { projectId, name: 'message.create', subject: row.id, payload: { request_id: row.request_id, sender: row.sender, hidden: row.hidden } },
-      now,
-    ),
-  );
+  const rows = posts.map((post, k) => {
+    const author = authorParams(post.actor);
+    const row = messageRow({
+      projectId,
+      requestId: post.requestId,
+      sender: post.actor.userId,
+      senderFullname: post.actor.fullname,
+      createdBy: post.actor.userId,
+      text: post.text,
+      type: post.type,
+      metadata: post.metadata,
+      attributes: post.attributes,
+      hidden: post.hidden,
+    });
+    return {
+      ...row,
+      metadata: row.metadata ?? null,
+      createdAt: (post.createdAt ?? now).toISOString(),
+      i: k + 1,
+      id: cuid(),
+      kind: author.kind,
+      teammate: author.teammateId,
+      user: author.userId,
+    };
+  });
+  const events = rows.map((row) => pendingEvent(messageCreated(row), now));
   return Prisma.sql`${Prisma.raw(prepared)}
     WITH "input" AS MATERIALIZED (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("i" int, "id" text, "request_id" text,
-        "sender" text, "senderFullname" text, "text" text, "type" text, "metadata" jsonb, "attributes" jsonb,
-        "hidden" boolean, "createdAt" timestamp(3), "kind" text, "teammate" text, "user" text)),
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("i" int, "id" text, "id_project" text,
+        "request_id" text, "recipient" text, "sender" text, "senderFullname" text, "text" text, "type" text,
+        "metadata" jsonb, "attributes" jsonb, "hidden" boolean, "status" int, "createdBy" text, "createdAt" timestamp(3),
+        "kind" text, "teammate" text, "user" text)),
     "request" AS (
-      SELECT r.*, x."i" AS "item", COALESCE(${writable}, FALSE) AS "quick"
+      SELECT r.*, x."i" AS "item", ${fallback} AS "fallback"
       FROM "input" x JOIN "Request" r ON r."id_project" = ${projectId} AND r."request_id" = x."request_id"
       ORDER BY r."id", x."i"
       FOR UPDATE OF r),
     "message" AS (
       INSERT INTO "Message" ("id", "id_project", "request_id", "sender", "senderFullname", "recipient", "status", "text",
         "type", "metadata", "attributes", "hidden", "receipts", "createdBy", "createdAt", "updatedAt", "v")
-      SELECT x."id", ${projectId}, x."request_id", x."sender", x."senderFullname", x."request_id", ${MessageStatus.RECEIVED},
-        x."text", x."type", x."metadata", x."attributes", x."hidden", '{}'::jsonb, x."sender",
+      SELECT x."id", x."id_project", x."request_id", x."sender", x."senderFullname", x."recipient", x."status",
+        x."text", x."type", x."metadata", x."attributes", x."hidden", '{}'::jsonb, x."createdBy",
         x."createdAt", ${now}::timestamp(3), 0
       FROM "request" q JOIN "input" x ON x."i" = q."item"
-      WHERE q."quick" AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
+      WHERE q."fallback" IS NULL AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
       ORDER BY x."i"
       RETURNING *),
     ${appendEventsSql(projectId, events, Prisma.sql`x."subject" IN (SELECT "id" FROM "message")`)}
-    SELECT r."item", json_build_object('request', to_jsonb(r) - 'item' - 'quick', 'message', to_jsonb(m), 'event', to_jsonb(e),
+    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback', 'message', to_jsonb(m), 'event', to_jsonb(e),
         'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;
@@ -150,8 +166,8 @@ export class QuickPoster {
     private beforePublish: (written: QuickWritten) => void,
   ) {}
 
-  /** Writes the post with others of its project, or answers null (nothing written) for the general path. */
-  post(projectId: string, post: QuickPost): Promise<QuickWritten | null> {
+  /** Writes the post with others of its project, or answers why the general path must take it (nothing written). */
+  post(projectId: string, post: QuickPost): Promise<QuickOutcome> {
     return new Promise((resolve, reject) => {
       const waiting = this.waiting.get(projectId);
       if (waiting) {
@@ -180,19 +196,23 @@ export class QuickPoster {
     let rows: Array<{ item: number; written: string }>;
     try {
       rows = await queryRows<{ item: number; written: string }>(this.db, statement(projectId, batch, new Date()));
-    } catch {
+    } catch (error) {
       // The statement wrote nothing (a deadlock, a serialisation failure, or one post the database
       // refused): the general path takes each post on its own, retrying or answering its error.
-      for (const post of batch) post.resolve(null);
+      for (const post of batch) post.resolve({ written: false, reason: 'statement_failed', error });
       return;
     }
-    const written = new Map<number, QuickWritten>();
+    const written = new Map<number, QuickOutcome>();
     try {
       for (const row of rows) {
-        const { request, message, event, relations } = JSON.parse(row.written) as WrittenJson;
-        if (!message) continue;
+        const { fallback, request, message, event, relations } = JSON.parse(row.written) as WrittenJson;
+        if (!message) {
+          written.set(row.item, { written: false, reason: fallback ?? 'not_written' });
+          continue;
+        }
         if (!event) throw new Error(`event log: no project ${projectId} to append message.create to`);
         const post: QuickWritten = {
+          written: true,
           message: withDates<Message>(message, messageDates),
           request: withDates<Request>(request, requestDates),
           relations: relationsFromRow(relations),
@@ -200,7 +220,7 @@ export class QuickPoster {
             id: event.id,
             projectId: event.id_project,
             seq: Number(event.seq),
-            name: event.name,
+            name: event.name as 'message.create',
             subject: event.subject,
             payload: event.payload ?? {},
             createdAt: utc(event.createdAt).toISOString(),
@@ -210,12 +230,13 @@ export class QuickPoster {
         written.set(row.item, post);
       }
       // Published in sequence order, as one commit's events are.
-      await this.events.committed([...written.values()].map((w) => w.event).sort((a, b) => a.seq - b.seq));
+      const events = [...written.values()].flatMap((w) => (w.written ? [w.event] : []));
+      await this.events.committed(events.sort((a, b) => a.seq - b.seq));
     } catch (error) {
       // Written, but not published: as with any commit whose publishing fails, the caller hears it.
       for (const post of batch) post.reject(error);
       return;
     }
-    batch.forEach((post, k) => post.resolve(written.get(k + 1) ?? null));
+    batch.forEach((post, k) => post.resolve(written.get(k + 1) ?? { written: false, reason: 'no_request' }));
   }
 }

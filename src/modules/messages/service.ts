@@ -5,9 +5,13 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog, LoggedEvent } from '../../infra/event-log.js';
 import { EventRecordCache } from '../../realtime/record-cache.js';
 import { knowRelations } from '../requests/relations.js';
-import { QuickPoster } from './quick-post.js';
+import type { Logger } from '../../infra/logger.js';
+import { expandMicrolanguage, wantsMicrolanguage } from './microlanguage.js';
+import { QuickPoster, type QuickOutcome } from './quick-post.js';
+import { authorParams, isFirstResponse, messageCreated, messageRow, requestClosed, routesRequest, type FallbackReason } from './rules.js';
+import { holds } from '../requests/conditions.js';
 import { RequestService, openingFields } from '../requests/service.js';
-import { MessageStatus, RequestStatus, isOpen, receiptStatuses } from '../requests/states.js';
+import { receiptStatuses } from '../requests/states.js';
 import {
   checkRequestId,
   fullName,
@@ -73,6 +77,21 @@ const pageInput = z.object({
   limit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(100),
 });
 
+const leadDetailsInput = z.object({
+  updateUserEmail: z.email({ message: 'must be an e-mail address' }).max(320).optional(),
+  updateUserFullname: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+});
+
+/**
+ * The user details a message sends back to the widget (`attributes.updateUserEmail`,
+ * `updateUserFullname`), which the request's lead takes too; null when it sends none.
+ */
+function leadDetails(attributes: Record<string, unknown>) {
+  const { updateUserEmail, updateUserFullname } = parseInput(z.object({ attributes: leadDetailsInput }), { attributes }).attributes;
+  if (updateUserEmail === undefined && updateUserFullname === undefined) return null;
+  return { ...(updateUserEmail !== undefined ? { email: updateUserEmail } : {}), ...(updateUserFullname !== undefined ? { fullname: updateUserFullname } : {}) };
+}
+
 /** `subtype: "info"` and `hidden: true` keep a message out of end-user channels. */
 export function isHidden(attributes: Record<string, unknown>) {
   return attributes.subtype === 'info' || attributes.hidden === true;
@@ -92,6 +111,7 @@ export class MessageService {
     private events: EventLog,
     private requests: RequestService,
     private routing: RoutingService,
+    private logger?: Logger,
   ) {
     this.quick = new QuickPoster(db, events, (written) => {
       if (!written.request.participatingBots.length) this.botless.add(written.event);
@@ -103,6 +123,29 @@ export class MessageService {
   private quick: QuickPoster;
 
   /**
+   * Whether posts try the batched statement first (the fast path). Off, every post takes the
+   * general path: the same rules, one transaction each (the two-paths test compares them).
+   */
+  batched = true;
+
+  private fallbackCounts = new Map<FallbackReason, number>();
+
+  /** How many posts fell back from the batched statement to the general path, by reason, since start. */
+  fallbacks(): Partial<Record<FallbackReason, number>> {
+    return Object.fromEntries(this.fallbackCounts);
+  }
+
+  private fellBack(projectId: string, requestId: string, outcome: Extract<QuickOutcome, { written: false }>) {
+    const { reason, error } = outcome;
+    this.fallbackCounts.set(reason, (this.fallbackCounts.get(reason) ?? 0) + 1);
+    // A missing request (a first message) or a rule the general path applies is expected; a failed
+    // statement is worth a look (it costs every post of its batch a second write).
+    const line = { projectId, requestId, reason, ...(error ? { err: error } : {}) };
+    if (reason === 'statement_failed') this.logger?.warn(line, 'message post fell back from the batched statement');
+    else this.logger?.info(line, 'message post fell back from the batched statement');
+  }
+
+  /**
    * Stores a message, creating the request when it does not exist yet. The request row stays
    * locked while the message is written, so a close never misses a message in its transcript.
    */
@@ -110,57 +153,58 @@ export class MessageService {
     checkRequestId(requestId);
     const { member } = actor;
     const data = parseInput(postInput, input);
+    // The microlanguage may make one post several messages: those take the general path, in one transaction.
+    const parts = wantsMicrolanguage(data.attributes) ? expandMicrolanguage(data) : [data];
+    const details = leadDetails(data.attributes);
     const hidden = isHidden(data.attributes);
-    const createdAt = timestampOf(data.attributes);
-    const quick = await this.quickPost(projectId, actor, requestId, data, hidden, createdAt);
-    if (quick) return quick;
+    const stamp = timestampOf(data.attributes);
+    if (this.batched && details) {
+      this.fellBack(projectId, requestId, { written: false, reason: 'updates_lead' });
+    } else if (this.batched && parts.length === 1) {
+      const outcome = await this.quick.post(projectId, { actor, requestId, ...data, ...parts[0], hidden, createdAt: stamp });
+      if (outcome.written) return { ...outcome.message, request: outcome.request };
+      this.fellBack(projectId, requestId, outcome);
+    } else if (this.batched) {
+      this.fellBack(projectId, requestId, { written: false, reason: 'split_message' });
+    }
+    // Parts of a split post keep their order a millisecond apart.
+    const start = stamp ?? (parts.length > 1 ? new Date() : undefined);
     return transactionWithRetry(
       this.events,
       async (tx, emit) => {
         let request = await lockRequest(tx, projectId, requestId);
         if (!request) {
           if (!member) throw notFound('request');
-          request = await this.requests.open(tx, emit, projectId, member, requestId, { ...data, first_text: data.text });
+          request = await this.requests.open(tx, emit, projectId, member, requestId, { ...data, first_text: parts[0].text });
         } else {
           await this.assertCanWrite(tx, projectId, member, request);
         }
-        const message = await tx.message.create({
-          data: {
-            id_project: projectId,
-            request_id: requestId,
-            recipient: requestId,
-            sender: actor.userId,
-            senderFullname: actor.fullname,
-            text: data.text,
-            type: data.type,
-            metadata: data.metadata as object | undefined,
-            attributes: data.attributes as object,
-            hidden,
-            status: MessageStatus.RECEIVED,
-            createdBy: actor.userId,
-            ...(createdAt ? { createdAt } : {}),
-          },
-        });
-        request = await this.afterMessage(tx, emit, request, member, message);
-        await this.emitCreated(emit, message);
-        return { ...message, request };
+        let message: Message | undefined;
+        for (const [i, part] of parts.entries()) {
+          message = await tx.message.create({
+            data: messageRow({
+              projectId,
+              requestId,
+              sender: actor.userId,
+              senderFullname: actor.fullname,
+              createdBy: actor.userId,
+              ...part,
+              hidden,
+              createdAt: start && new Date(start.getTime() + i),
+            }),
+          });
+          request = await this.afterMessage(tx, emit, request, actor, message);
+          await emit(messageCreated(message));
+        }
+        if (details && request.leadId) {
+          // The widget shows the new details; the conversation's lead gets them too.
+          const lead = await tx.lead.update({ where: { id: request.leadId }, data: details });
+          await emit({ projectId, name: 'lead.update', subject: lead.id, payload: { fields: Object.keys(details) } });
+        }
+        return { ...message!, request };
       },
       isUniqueViolation,
     );
-  }
-
-  /** The common case, written in batches (see `QuickPoster`); null when the general path must decide. */
-  private async quickPost(
-    projectId: string,
-    actor: Actor,
-    requestId: string,
-    data: z.infer<typeof postInput>,
-    hidden: boolean,
-    createdAt: Date | undefined,
-  ): Promise<MessageRecord | null> {
-    const written = await this.quick.post(projectId, { actor, requestId, ...data, hidden, createdAt });
-    if (!written) return null;
-    return { ...written.message, request: written.request };
   }
 
   /** message.create events this process logged for a request without a bot taking part at the time. */
@@ -177,17 +221,18 @@ export class MessageService {
   /** A bot (no member) was checked by field auth: it takes part in the request. */
   private async assertCanWrite(tx: Tx, projectId: string, member: TeammateRecord | null, request: Request) {
     if (member) await this.requests.assertCanSee(tx, projectId, member, request);
-    if (!isOpen(request.status)) throw conflict('status: the request is closed; reopen it before writing', 'status');
+    if (holds(requestClosed, request, {})) throw conflict('status: the request is closed; reopen it before writing', 'status');
   }
 
   /**
    * What a message changes on its request: the requester's first message routes a preflight or
-   * abandoned request; the first agent message sets first_response_at and waiting_time.
+   * abandoned request; the first agent message sets first_response_at and waiting_time. The
+   * conditions are `rules.ts`'s, which the batched statement reads as SQL to leave these posts here.
    */
-  private async afterMessage(tx: Tx, emit: Emit, request: Request, member: TeammateRecord | null, message: Message) {
-    if (!member) return request;
-    const fromRequester = request.requester_id === member.id;
-    if (fromRequester && (request.status === RequestStatus.TEMPORARY || request.status === RequestStatus.ABANDONED)) {
+  private async afterMessage(tx: Tx, emit: Emit, request: Request, actor: Actor, message: Message) {
+    const { member } = actor;
+    const author = authorParams(actor);
+    if (member && holds(routesRequest, request, author)) {
       const decision = await this.routing.decide(tx, request.id_project, {
         departmentId: request.departmentId,
         requesterUserId: member.id_user,
@@ -207,7 +252,7 @@ export class MessageService {
       });
       return updated;
     }
-    if (!fromRequester && !request.first_response_at && roleAtLeast(member.role, 'agent')) {
+    if (holds(isFirstResponse, request, author)) {
       const first = await tx.message.findFirst({
         where: { id_project: request.id_project, request_id: request.request_id, createdBy: await this.requesterUser(tx, request) },
         orderBy: { createdAt: 'asc' },
@@ -233,15 +278,6 @@ export class MessageService {
     return (await this.requests.requesterUserId(tx, request)) ?? request.createdBy;
   }
 
-  private emitCreated(emit: Emit, message: Message) {
-    return emit({
-      projectId: message.id_project,
-      name: 'message.create',
-      subject: message.id,
-      payload: { request_id: message.request_id, sender: message.sender, hidden: message.hidden },
-    });
-  }
-
   /** Mass import, all or nothing: senders, names and timestamps are kept as given. */
   async import(projectId: string, member: TeammateRecord, requestId: string, input: unknown): Promise<MessageRecord> {
     checkRequestId(requestId);
@@ -254,24 +290,21 @@ export class MessageService {
         if (!request) request = await this.requests.open(tx, emit, projectId, member, requestId, { first_text: items[0].text });
         else await this.assertCanWrite(tx, projectId, member, request);
         const messages = await tx.message.createManyAndReturn({
-          data: items.map((item, i) => ({
-            id_project: projectId,
-            request_id: requestId,
-            recipient: requestId,
-            sender: item.sender ?? member.id_user,
-            senderFullname: item.senderFullname ?? (item.sender ? '' : fullName(member)),
-            text: item.text,
-            type: item.type,
-            metadata: item.metadata as object | undefined,
-            attributes: item.attributes as object,
-            hidden: isHidden(item.attributes),
-            status: MessageStatus.RECEIVED,
-            createdBy: member.id_user,
-            // Items without a time keep their order a millisecond apart.
-            createdAt: item.createdAt ? new Date(item.createdAt) : (timestampOf(item.attributes) ?? new Date(start + i)),
-          })),
+          data: items.map((item, i) =>
+            messageRow({
+              projectId,
+              requestId,
+              ...item,
+              sender: item.sender ?? member.id_user,
+              senderFullname: item.senderFullname ?? (item.sender ? '' : fullName(member)),
+              createdBy: member.id_user,
+              hidden: isHidden(item.attributes),
+              // Items without a time keep their order a millisecond apart.
+              createdAt: item.createdAt ? new Date(item.createdAt) : (timestampOf(item.attributes) ?? new Date(start + i)),
+            }),
+          ),
         });
-        for (const message of messages) await this.emitCreated(emit, message);
+        for (const message of messages) await emit(messageCreated(message));
         if (!request.first_text) {
           request = await tx.request.update({ where: { id: request.id }, data: { first_text: items[0].text } });
         }

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog, LoggedEvent } from '../../infra/event-log.js';
 import { EventRecordCache } from '../../realtime/record-cache.js';
 import type { Logger } from '../../infra/logger.js';
-import type { PresenceTracker } from './tracker.js';
+import type { PresenceTracker } from '../../infra/presence-tracker.js';
 
 // A teammate is online while at least one of their authenticated websockets is open, on any node.
 // Every change is written to their memberships (`presence: {status, changedAt}`) and logged as

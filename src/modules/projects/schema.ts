@@ -6,6 +6,11 @@ import { forbidden } from '../../errors.js';
 import type { ProjectRecord } from './service.js';
 import type { ProjectUser } from '../../generated/prisma/client.js';
 
+const Channel = builder.objectRef<{ name: string }>('Channel').implement({
+  description: 'A messaging channel the project is reachable through.',
+  fields: (t) => ({ name: t.exposeString('name', { nullable: false }) }),
+});
+
 export const Project = builder.objectRef<ProjectRecord>('Project').implement({
   fields: (t) => ({
     ...recordFields(t),
@@ -18,7 +23,11 @@ export const Project = builder.objectRef<ProjectRecord>('Project').implement({
     settings: t.field({ type: 'JSON', resolve: (p) => p.settings }),
     widget: t.field({ type: 'JSON', resolve: (p) => p.widget }),
     profile: t.field({ type: 'JSON', resolve: (p) => p.profile }),
-    channels: t.field({ type: 'JSON', resolve: (p) => p.channels }),
+    channels: t.field({
+      type: [Channel],
+      nullable: false,
+      resolve: (p) => (Array.isArray(p.channels) ? (p.channels as unknown as Array<{ name: string }>) : []),
+    }),
     status: t.exposeInt('status'),
     versions: t.int({ resolve: (p) => p.v }),
     createdBy: t.exposeString('createdBy'),
@@ -109,7 +118,7 @@ builder.queryFields((t) => ({
     nullable: false,
     args: { project_id: t.arg.string({ required: true }), raw: t.arg.boolean() },
     authScopes: minRole('user'),
-    resolve: (_root, args, ctx) => ctx.services.projects.availableTeammates(args.project_id, args.raw ?? false),
+    resolve: (_root, args, ctx) => ctx.services.routing.availableAgents(args.project_id, args.raw ?? false),
   }),
   projectIsOpen: t.field({
     type: OpenState,
@@ -127,7 +136,7 @@ builder.queryFields((t) => ({
     args: { project_id: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const project = await ctx.services.projects.get(args.project_id);
-      const available = await ctx.services.projects.availableTeammates(project.id, false);
+      const available = await ctx.services.routing.availableAgents(project.id, false);
       return {
         id_project: project.id,
         name: project.name,

@@ -5,7 +5,6 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Project } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
-import { roleAtLeast } from '../teammates/roles.js';
 import { isWithin, parseOperatingHours, type OperatingHours } from './operating-hours.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 
@@ -146,24 +145,6 @@ export class ProjectService {
   isOpen(project: ProjectRecord, now = new Date()): boolean {
     if (!project.activeOperatingHours || !project.operatingHours) return true;
     return isWithin(project.operatingHours as OperatingHours, now);
-  }
-
-  /**
-   * Teammates who can take a conversation now: agents or above, active, available, under
-   * their max_served_chat, and (unless `raw`) within the project's operating hours.
-   */
-  async availableTeammates(projectId: string, raw: boolean) {
-    const project = await this.get(projectId);
-    if (!raw && !this.isOpen(project)) return [];
-    const teammates = await this.db.projectUser.findMany({
-      where: { id_project: projectId, trashed: false, status: 'active', user_available: true },
-      include: { user: true },
-      orderBy: { number_assigned_requests: 'asc' },
-    });
-    return teammates
-      .filter((t) => roleAtLeast(t.role, 'agent'))
-      .filter((t) => t.max_served_chat == null || t.number_assigned_requests < t.max_served_chat)
-      .map((t) => ({ id: t.id_user, firstname: t.user.firstname, lastname: t.user.lastname, project_user_id: t.id }));
   }
 
   async updateWidget(projectId: string, widget: unknown) {

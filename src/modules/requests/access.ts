@@ -2,6 +2,21 @@ import { Prisma, type Request } from '../../generated/prisma/client.js';
 import { forbidden, notFound, type AppError } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import { roleAtLeast } from '../teammates/roles.js';
+import {
+  all,
+  any,
+  column,
+  conditionSql,
+  contains,
+  empty,
+  equal,
+  holds,
+  isNull,
+  oneOf,
+  param,
+  value,
+  type Condition,
+} from './conditions.js';
 
 // Who may see a request:
 // - admins and the owner: every request of the project;
@@ -46,16 +61,35 @@ export async function scopeFor(db: Db | Tx, projectId: string, viewer: Viewer): 
   return { kind: 'own', viewer };
 }
 
-export function canSee(scope: Scope, request: Request): boolean {
-  if (scope.kind === 'all') return true;
+/**
+ * Who sees a request, once for every reading (see `conditions.ts`). Parameters: `kind` (a
+ * `ViewerKind`), `teammateId`, `userId`, and `departmentIds`, the agent's departments.
+ */
+export const visibility: Condition = any(
+  equal(param('kind'), value('admin')),
+  equal(column('requester_id'), param('teammateId')),
+  all(
+    equal(param('kind'), value('agent')),
+    any(
+      contains('participants', param('userId')),
+      all(empty('participatingAgents'), any(isNull(column('departmentId')), oneOf(column('departmentId'), param('departmentIds')))),
+    ),
+  ),
+);
+
+function scopeParams(scope: Scope) {
+  if (scope.kind === 'all') return { kind: 'admin', teammateId: null, userId: null, departmentIds: [] };
   const { viewer } = scope;
-  if (request.requester_id === viewer.teammateId) return true;
-  if (scope.kind === 'own') return false;
-  if (request.participants.includes(viewer.userId)) return true;
-  return (
-    request.participatingAgents.length === 0 &&
-    (request.departmentId === null || scope.departmentIds.includes(request.departmentId))
-  );
+  return {
+    kind: scope.kind === 'agent' ? 'agent' : 'end-user',
+    teammateId: viewer.teammateId,
+    userId: viewer.userId,
+    departmentIds: scope.kind === 'agent' ? scope.departmentIds : [],
+  };
+}
+
+export function canSee(scope: Scope, request: Request): boolean {
+  return holds(visibility, request, scopeParams(scope));
 }
 
 /**
@@ -76,18 +110,10 @@ export function readsNotes(viewer: { role: string } | null): boolean {
 
 /** The same rule as `canSee`, as a SQL condition on `r` (the Request table). */
 export function scopeCondition(scope: Scope): Prisma.Sql {
-  if (scope.kind === 'all') return Prisma.sql`TRUE`;
-  const { viewer } = scope;
-  if (scope.kind === 'own') return Prisma.sql`r."requester_id" = ${viewer.teammateId}`;
-  const departments = scope.departmentIds.length
-    ? Prisma.sql`OR r."departmentId" IN (${Prisma.join(scope.departmentIds)})`
-    : Prisma.empty;
-  return Prisma.sql`(r."requester_id" = ${viewer.teammateId}
-    OR ${viewer.userId} = ANY(r."participants")
-    OR (cardinality(r."participatingAgents") = 0 AND (r."departmentId" IS NULL ${departments})))`;
+  return conditionSql(visibility, scopeParams(scope));
 }
 
-/** How `surelyVisibleCondition` tells viewers apart: by what their role lets them see. */
+/** How `visibility` tells viewers apart: by what their role lets them see. */
 export type ViewerKind = 'admin' | 'agent' | 'end-user';
 
 export function viewerKind(role: string): ViewerKind {
@@ -96,13 +122,10 @@ export function viewerKind(role: string): ViewerKind {
 }
 
 /**
- * A SQL condition on `r` that, when it holds, `canSee` holds without reading anything else (an
- * agent's departments are not known here: an agent is only sure to see the requests it takes part
- * in or opened). When it does not hold, the full rule decides. The viewer comes as SQL values
- * (`kind` a `ViewerKind`), so one statement text serves every viewer, e.g. row by row of a batch.
+ * A viewer's parameters for `visibility` when only who they are is known, not their departments
+ * (e.g. row by row of a batch): the rule then holds only where it surely holds, as an agent's
+ * departments only ever add requests it sees; where it does not, the full rule decides.
  */
-export function surelyVisibleCondition(viewer: { kind: Prisma.Sql; teammateId: Prisma.Sql; userId: Prisma.Sql }): Prisma.Sql {
-  return Prisma.sql`(${viewer.kind} = 'admin'
-    OR (${viewer.kind} = 'agent' AND (r."requester_id" = ${viewer.teammateId} OR ${viewer.userId} = ANY(r."participants")))
-    OR (${viewer.kind} = 'end-user' AND r."requester_id" = ${viewer.teammateId}))`;
+export function withoutDepartments<T>(viewer: { kind: T; teammateId: T; userId: T }) {
+  return { ...viewer, departmentIds: [] as string[] };
 }

@@ -20,7 +20,8 @@ interface Pending<V> {
   reject: (error: unknown) => void;
 }
 
-function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>) {
+/** Calls made in the same tick are answered by one `fetch` of their distinct keys, once per key. */
+export function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>) {
   const cache = new Map<string, Promise<V | null>>();
   let queue: Pending<V>[] | null = null;
   const flush = (batch: Pending<V>[]) => {
@@ -78,11 +79,12 @@ export interface RelationRow {
   agents: unknown[];
 }
 
-// Everything a request points to, each as JSON, from the Request row `r`.
+// Everything a request points to, each as JSON, from the Request row `r`; only ever from its own
+// project, whatever an identifier says.
 const relationValues = {
-  department: Prisma.sql`(SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId")`,
-  lead: Prisma.sql`(SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId")`,
-  requester: Prisma.sql`(SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id")`,
+  department: Prisma.sql`(SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId" AND d."id_project" = r."id_project")`,
+  lead: Prisma.sql`(SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId" AND l."id_project" = r."id_project")`,
+  requester: Prisma.sql`(SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id" AND pu."id_project" = r."id_project")`,
   agents: Prisma.sql`(SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
      FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
      WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents"))`,

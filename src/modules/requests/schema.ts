@@ -7,10 +7,35 @@ import { readsNotes } from './access.js';
 import { actorOf, memberOf } from './actor.js';
 import type { RequestPage as Page } from './list.js';
 import { botParticipants, humanParticipants } from './participants.js';
-import { asRecord, relationsFor } from './relations.js';
+import { departmentsOf } from './loaders.js';
+import { relationsFor } from './relations.js';
+import { Department } from '../departments/schema.js';
+import { Lead } from '../leads/schema.js';
+import { restView } from '../../rest/selection.js';
 
-/** A request as a field returns it; list pages show the department as its identifier. */
-export type RequestView = RequestRow & { listView?: boolean };
+/** A request as a field returns it. */
+export type RequestView = RequestRow;
+
+interface Note {
+  _id: string;
+  text: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const notesOf = (r: RequestRow): Note[] => (Array.isArray(r.notes) ? (r.notes as unknown as Note[]) : []);
+
+const RequestNote = builder.objectRef<Note>('RequestNote').implement({
+  description: 'A note agents keep on a request; end users never read them.',
+  fields: (t) => ({
+    _id: t.exposeString('_id', { nullable: false }),
+    text: t.exposeString('text'),
+    createdBy: t.exposeString('createdBy', { description: 'The user id of the note\'s author.' }),
+    createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (n) => n.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', nullable: false, resolve: (n) => n.updatedAt }),
+  }),
+});
 
 export const Request = builder.objectRef<RequestView>('Request').implement({
   description: 'A conversation or ticket. Status: TEMPORARY 50, UNSERVED 100, ABANDONED 150, SERVED 200, CLOSED 1000.',
@@ -22,31 +47,28 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     first_text: t.exposeString('first_text'),
     status: t.exposeInt('status', { nullable: false }),
     department: t.field({
-      type: 'JSON',
-      description: 'The department record; its identifier in list pages.',
+      type: Department,
+      description: 'The department the request is routed through (REST list pages show its identifier).',
       resolve: async (r, _args, ctx) => {
-        if (!r.departmentId || r.listView) return r.departmentId;
-        // A deleted request (the DELETE answer) has nothing left to load: identifiers only.
-        const department = (await relationsFor(ctx, r))?.department;
-        return department ? asRecord(department) : r.departmentId;
+        if (!r.departmentId) return null;
+        const relations = await relationsFor(ctx, r);
+        // A deleted request (the DELETE answer) has no relations row left; its department does.
+        return relations ? relations.department : departmentsOf(ctx)(`${r.id_project} ${r.departmentId}`);
       },
+    }),
+    department_id: t.exposeString('departmentId', {
+      description: 'The department\'s identifier (what REST list pages show as `department`).',
+      extensions: restView({ omit: true }),
     }),
     lead: t.field({
-      type: 'JSON',
-      resolve: async (r, _args, ctx) => {
-        const lead = r.leadId ? (await relationsFor(ctx, r))?.lead : null;
-        return lead ? asRecord(lead) : null;
-      },
+      type: Lead,
+      description: 'The contact behind the request.',
+      resolve: async (r, _args, ctx) => (r.leadId ? ((await relationsFor(ctx, r))?.lead ?? null) : null),
     }),
     requester: t.field({
-      type: 'JSON',
+      type: Teammate,
       description: 'The teammate (project user) who opened the request.',
-      resolve: async (r, _args, ctx) => {
-        const requester = r.requester_id ? (await relationsFor(ctx, r))?.requester : null;
-        if (!requester) return null;
-        const { user, ...rest } = requester;
-        return { ...asRecord(rest), id_user: { _id: user.id, email: user.email, firstname: user.firstname, lastname: user.lastname } };
-      },
+      resolve: async (r, _args, ctx) => (r.requester_id ? ((await relationsFor(ctx, r))?.requester ?? null) : null),
     }),
     requester_id: t.exposeString('requester_id'),
     participants: t.exposeStringList('participants', {
@@ -77,9 +99,10 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     userAgent: t.exposeString('userAgent'),
     tags: t.field({ type: 'JSON', description: 'Array of {tag, color?}.', resolve: (r) => r.tags }),
     notes: t.field({
-      type: 'JSON',
+      type: [RequestNote],
+      nullable: false,
       description: 'Array of {_id, text, createdBy, createdAt, updatedAt}; empty for end users (users and guests).',
-      resolve: async (r, _args, ctx) => (readsNotes(await ctx.teammate(r.id_project)) ? r.notes : []),
+      resolve: async (r, _args, ctx) => (readsNotes(await ctx.teammate(r.id_project)) ? notesOf(r) : []),
     }),
     rating: t.exposeInt('rating'),
     rating_message: t.exposeString('rating_message'),
@@ -109,7 +132,9 @@ const RequestPage = builder.objectRef<Page>('RequestPage').implement({
     requests: t.field({
       type: [Request],
       nullable: false,
-      resolve: (page) => page.requests.map((r) => ({ ...r, listView: true })),
+      // REST list pages show each request's department by its identifier (the spec's list shape).
+      extensions: restView({ asIds: { department: 'department_id' } }),
+      resolve: (page) => page.requests,
     }),
   }),
 });

@@ -120,6 +120,17 @@ export class RoutingService {
   }
 
   /**
+   * Who could take a conversation now (`users/availables`): the agents routing chooses from, by
+   * the same rule, least loaded first; nobody outside operating hours unless `raw`.
+   */
+  async availableAgents(projectId: string, raw: boolean) {
+    const project = await this.projects.get(projectId);
+    if (!raw && !this.projects.isOpen(project)) return [];
+    const agents = await this.candidates(this.db, projectId, null, null, false);
+    return agents.map((a) => ({ id: a.userId, firstname: a.firstname, lastname: a.lastname, project_user_id: a.teammateId }));
+  }
+
+  /**
    * Active, available agents (or above) under their max_served_chat, least loaded first and,
    * among equals, the one whose last assignment is oldest (round robin).
    */

@@ -4,6 +4,7 @@ import { definedArgs } from '../../graphql/args.js';
 import type { Invitation } from '../../generated/prisma/client.js';
 import type { InviteOutcome } from './invitations.js';
 import { Teammate } from './schema.js';
+import { AuthResult } from '../auth/schema.js';
 
 // Invitations: admins invite an e-mail, the holder of that account lists, accepts or declines.
 // Nothing here is derived from the invitee's account, so an answer never tells whether one exists.
@@ -99,6 +100,22 @@ builder.mutationFields((t) => ({
     authScopes: { authenticated: true },
     resolve: async (_root, args, ctx) => ctx.services.teammates.invitations.accept((await ctx.principal())!, args.invitation_id),
   }),
+  signupWithInvitation: t.field({
+    type: AuthResult,
+    nullable: false,
+    description:
+      'Signs up through an e-mailed invitation link: the account gets the invitation\'s e-mail (verified) and joins the ' +
+      'project. 409 when the e-mail has an account: sign in and accept the invitation instead.',
+    args: {
+      invitation_id: t.arg.string({ required: true }),
+      token: t.arg.string({ description: 'The `token` of the accept link.' }),
+      password: t.arg.string(),
+      firstname: t.arg.string(),
+      lastname: t.arg.string(),
+    },
+    resolve: (_root, { invitation_id, ...input }, ctx) =>
+      ctx.services.teammates.invitations.signUp(invitation_id, definedArgs(input), ctx.services.auth),
+  }),
   declineInvitation: t.field({
     type: PendingInvitation,
     nullable: false,
@@ -116,4 +133,5 @@ export const routes: RestRoutes = {
   'Query.myInvitations': { method: 'GET', path: '/invitations' },
   'Mutation.acceptInvitation': { method: 'POST', path: '/invitations/:invitation_id/accept' },
   'Mutation.declineInvitation': { method: 'POST', path: '/invitations/:invitation_id/decline' },
+  'Mutation.signupWithInvitation': { method: 'POST', path: '/invitations/:invitation_id/signup', bodyOnly: ['token', 'password'] },
 };

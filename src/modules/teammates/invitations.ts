@@ -1,11 +1,12 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { conflict, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Invitation } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
-import type { Principal } from '../auth/service.js';
-import type { TeammateRecord } from './service.js';
+import type { Principal, UserRecord } from '../auth/service.js';
+import type { TeammateRecord } from './record.js';
 
 // An invitation is addressed to an e-mail and stays pending until the holder of the account with
 // that e-mail accepts it. Inviting never looks at accounts: the answer, its timing and the event it
@@ -18,6 +19,16 @@ const inviteInput = z.object({
   lastname: z.string().trim().max(100).optional(),
   user_available: z.boolean().default(true),
 });
+
+const signupInput = z.object({ token: z.string().min(1, 'is required').max(200) });
+
+/** What signing up through an invitation link needs of the accounts (the auth service). */
+export interface InviteeAccounts {
+  signupVerified(input: unknown): Promise<UserRecord>;
+  issueToken(userId: string, anonymous: boolean, version?: number): string;
+}
+
+const linkDigest = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 const listInput = listingInput(['createdAt', 'updatedAt', 'email'], 'createdAt');
 
@@ -40,6 +51,9 @@ export class InvitationService {
     private membershipChanged: (projectId: string, userId: string) => Promise<void>,
   ) {}
 
+  /** Told after each invitation is saved, with the secret of its accept link: e-mails it (src/modules/email). */
+  onInvited?: (invitation: Invitation, secret: string) => Promise<void>;
+
   /**
    * Invites an e-mail (a second invitation to it replaces role and availability). An e-mail that is
    * already an active teammate of the project is a 409: the inviter can list those anyway.
@@ -51,6 +65,9 @@ export class InvitationService {
       select: { id: true },
     });
     if (member) throw conflict('email: this user is already a teammate of the project', 'email');
+    // A new link for each invitation (a second one replaces the first's link); only its digest is kept.
+    const secret = randomBytes(32).toString('base64url');
+    const tokenHash = linkDigest(secret);
     const invitation = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.invitation.upsert({
         where: { id_project_email: { id_project: projectId, email: data.email } },
@@ -62,12 +79,15 @@ export class InvitationService {
           lastname: data.lastname ?? '',
           user_available: data.user_available,
           createdBy: actor.id_user,
+          tokenHash,
         },
-        update: { role: data.role, user_available: data.user_available, v: { increment: 1 } },
+        update: { role: data.role, user_available: data.user_available, tokenHash, v: { increment: 1 } },
       });
       await emit({ projectId, name: 'project_user.invite', subject: saved.id, payload: { pending: true } });
       return saved;
     });
+    // Sent whether or not the e-mail has an account, so the answer's timing tells nothing.
+    await this.onInvited?.(invitation, secret);
     return {
       success: true,
       pending: true,
@@ -128,6 +148,22 @@ export class InvitationService {
     });
     await this.membershipChanged(teammate.id_project, teammate.id_user);
     return teammate;
+  }
+
+  /**
+   * An invitee without an account signs up through the e-mailed link: the account gets the
+   * invitation's e-mail (verified: the link reached it) and joins the project at once. 404 for a
+   * wrong link; 409 when the e-mail has an account (its holder signs in and accepts).
+   */
+  async signUp(id: string, input: Record<string, unknown>, accounts: InviteeAccounts) {
+    const { token } = parseInput(signupInput, input);
+    const invitation = await this.db.invitation.findFirst({ where: { id, tokenHash: linkDigest(token) } });
+    if (!invitation) throw notFound('invitation');
+    const { token: _link, ...profile } = input;
+    const user = await accounts.signupVerified({ ...profile, email: invitation.email });
+    const principal: Principal = { userId: user.id, user, anonymous: false };
+    const teammate = await this.accept(principal, id);
+    return { success: true, token: `JWT ${accounts.issueToken(user.id, false, user.tokenVersion)}`, user, project_user: teammate };
   }
 
   /** The invitee turns the invitation down; it is deleted and nobody joins. */

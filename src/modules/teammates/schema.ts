@@ -4,6 +4,34 @@ import { definedArgs } from '../../graphql/args.js';
 import { User } from '../auth/schema.js';
 import type { TeammateRecord } from './service.js';
 
+interface PresenceState {
+  status: string;
+  changedAt?: string | null;
+}
+
+const Presence = builder.objectRef<PresenceState>('Presence').implement({
+  description: 'Whether the teammate has a messaging app open.',
+  fields: (t) => ({
+    status: t.exposeString('status', { nullable: false, description: '`online` or `offline`.' }),
+    changedAt: t.field({ type: 'DateTime', description: 'When it last changed; null until it first does.', resolve: (p) => p.changedAt ?? null }),
+  }),
+});
+
+const offline: PresenceState = { status: 'offline' };
+
+interface TagLabel {
+  tag: string;
+  color?: string | null;
+}
+
+const TeammateTag = builder.objectRef<TagLabel>('TeammateTag').implement({
+  description: 'A tag on a teammate.',
+  fields: (t) => ({
+    tag: t.exposeString('tag', { nullable: false }),
+    color: t.string({ description: 'Hexadecimal colour.', resolve: (l) => l.color ?? null }),
+  }),
+});
+
 export const Teammate = builder.objectRef<TeammateRecord>('Teammate').implement({
   description: 'A user\'s membership in a project (a project user).',
   fields: (t) => ({
@@ -20,9 +48,17 @@ export const Teammate = builder.objectRef<TeammateRecord>('Teammate').implement(
     }),
     profileStatus: t.string({ resolve: (m) => (m.user_available ? 'available' : 'unavailable') }),
     attributes: t.field({ type: 'JSON', resolve: (m) => m.attributes }),
-    tags: t.field({ type: 'JSON', resolve: (m) => m.tags }),
+    tags: t.field({
+      type: [TeammateTag],
+      nullable: false,
+      resolve: (m) => (Array.isArray(m.tags) ? (m.tags as unknown as TagLabel[]) : []),
+    }),
     settings: t.field({ type: 'JSON', resolve: (m) => m.settings }),
-    presence: t.field({ type: 'JSON', resolve: (m) => m.presence }),
+    presence: t.field({
+      type: Presence,
+      nullable: false,
+      resolve: (m) => (m.presence && typeof m.presence === 'object' ? (m.presence as unknown as PresenceState) : offline),
+    }),
     isAuthenticated: t.exposeBoolean('isAuthenticated'),
     trashed: t.exposeBoolean('trashed'),
     createdBy: t.exposeString('createdBy'),

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { AppError, badInput, forbidden, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { ProjectUser, User } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
 import { roleAtLeast } from './roles.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { InvitationService } from './invitations.js';
+import type { TeammateRecord } from './record.js';
 import { membershipChannel } from '../auth/channels.js';
 
-export type TeammateRecord = ProjectUser & { user: User };
+export type { TeammateRecord } from './record.js';
 
 const json = z.record(z.string(), z.unknown());
 
@@ -42,6 +42,8 @@ export class TeammateService {
 
   /** The caller's active membership in a project (removed or disabled teammates have none). */
   async membership(projectId: string, principal: Principal): Promise<TeammateRecord | null> {
+    // An API key is a member of its role in its own project only (src/modules/api-keys).
+    if (principal.apiKey) return principal.apiKey.projectId === projectId ? principal.apiKey.teammate : null;
     const key = `${projectId}:${principal.userId}`;
     const cached = this.memberships.get(key);
     if (cached !== undefined) return cached;

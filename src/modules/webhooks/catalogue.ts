@@ -2,13 +2,17 @@ import type { Db } from '../../infra/database.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { rowRecord, type RecordRenderer, type RestRecord } from './render.js';
 import { presenceEvent } from '../presence/service.js';
+import { customEventPrefix, isCustomEventName, type DomainEventName, type WebhookEventName } from '../../events.js';
 
 // The webhook event catalogue: the names a subscription may ask for and how each event's payload
 // is rendered. A payload is the record the event is about, as REST returns it. Renderers batch:
 // a burst of events of one name costs one query per table.
 //
-// Records whose module has a GraphQL type go through it (`typed`); the others are shaped from their
-// row with the same field names (`row`), until their module lands: switching is one line here.
+// Records with a GraphQL type go through it (`typed`); a record REST shows without one is shaped
+// from its row with the same field names (`row`).
+//
+// Its names are the domain events marked `webhook` in src/events.ts: one left out here is a type
+// error, not a webhook silently never sent.
 
 export interface RenderTools {
   db: Db;
@@ -86,30 +90,10 @@ const load = {
     db.subscription.findMany({ where: { id_project: projectId, id: { in: ids } } })) as Loader,
 };
 
-const requestShape = { rename: { departmentId: 'department', leadId: 'lead' }, omit: ['channelName'] };
-const renderRequests = row(load.requests, requestShape);
-
-/** A message with `request`, the request it belongs to, embedded (as the notification spec shows). */
-const renderMessages: Renderer = async (events, tools) => {
-  const out = new Map<string, RestRecord>();
-  for (const [projectId, group] of byProject(events)) {
-    const messages = await load.messages(tools.db, projectId, [...new Set(group.map((e) => e.subject))]);
-    const requestIds = [...new Set(messages.map((m) => m.request_id as string))];
-    const requests = await tools.db.request.findMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
-    const requestByExternalId = new Map(requests.map((r) => [r.request_id, rowRecord(r, requestShape)]));
-    const found = new Map(messages.map((m) => [m.id, m]));
-    for (const event of group) {
-      const message = found.get(event.subject);
-      out.set(
-        event.id,
-        message
-          ? { ...rowRecord(message, { omit: ['receipts'] }), request: requestByExternalId.get(message.request_id as string) ?? null }
-          : identifiers(event),
-      );
-    }
-  }
-  return out;
-};
+// A message (with the request it belongs to) and a request are rendered through their GraphQL
+// types, as REST's GET shows them: a column never leaves unless the type exposes it.
+const renderRequests = typed('Request', load.requests);
+const renderMessages = typed('Message', load.messages);
 
 /** project_user.invite names a pending invitation (payload.pending) or a teammate who joined (an invitee accepting, among others). */
 const renderTeammates = typed('Teammate', load.teammates);
@@ -124,7 +108,7 @@ const renderDepartments = typed('Department', load.departments);
 const renderBots = typed('Bot', load.bots);
 const renderLeads = typed('Lead', load.leads);
 const renderCustomEvents = typed('CustomEvent', load.customEvents);
-const renderContents = row(load.contents, { omit: ['indexSeq', 'file'] });
+const renderContents = typed('KbContent', load.contents);
 
 /** The subscription, without its secrets, plus why it was disabled. */
 const renderDisabledSubscriptions: Renderer = async (events, tools) => {
@@ -136,11 +120,14 @@ const renderDisabledSubscriptions: Renderer = async (events, tools) => {
   return base;
 };
 
-export const customEventPrefix = 'event.emit.';
+export { customEventPrefix };
 /** A subscription to this name receives every custom event. */
 export const anyCustomEvent = 'event.emit';
 
-export const catalogue: Record<string, CatalogueEntry> = {
+/** A name a subscription may ask for: a catalogued event, any custom event, or one custom event. */
+export type SubscribableName = WebhookEventName | typeof anyCustomEvent;
+
+export const catalogue: Record<SubscribableName, CatalogueEntry> = {
   'message.create': { description: 'A message was added to a request (visitor, agent or bot).', render: renderMessages },
   'request.create': { description: 'A request (conversation or ticket) was opened.', render: renderRequests },
   'request.update': { description: 'A request changed (assignment, status, attributes...).', render: renderRequests },
@@ -173,11 +160,11 @@ export const catalogue: Record<string, CatalogueEntry> = {
 
 /** The catalogue entry for an event name; every `event.emit.<NAME>` shares the custom-event one. */
 export function catalogueEntry(name: string): CatalogueEntry | undefined {
-  if (name.startsWith(customEventPrefix) && name.length > customEventPrefix.length) return catalogue[anyCustomEvent];
-  return Object.hasOwn(catalogue, name) ? catalogue[name] : undefined;
+  if (isCustomEventName(name)) return catalogue[anyCustomEvent];
+  return Object.hasOwn(catalogue, name) ? catalogue[name as SubscribableName] : undefined;
 }
 
 /** Whether a subscription to `subscribed` receives an event named `eventName`. */
-export function subscriptionMatches(subscribed: string, eventName: string): boolean {
+export function subscriptionMatches(subscribed: string, eventName: DomainEventName): boolean {
   return subscribed === eventName || (subscribed === anyCustomEvent && eventName.startsWith(customEventPrefix));
 }

@@ -2,7 +2,8 @@ import type { Config } from '../../config.js';
 import type { Subscription } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import { RetryJobError, type JobQueue } from '../../infra/job-queue.js';
+import { z } from 'zod';
+import { jobType, RetryJobError, type JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundResponse } from '../../infra/outbound.js';
 import { Batch } from './batch.js';
@@ -13,19 +14,22 @@ import { hookRecord } from './render.js';
 // the `webhook-id`: it is the same on every attempt, so receivers dedupe on it (at-least-once).
 
 /** One delivery's attempt: a retry, a redelivery, or a first attempt whose job was lost. */
-export const deliveryJob = 'webhooks.deliver';
+export const deliveryJob = jobType(
+  'webhooks.deliver',
+  z.object({
+    deliveryId: z.string().min(1),
+    /** A manual redelivery: one attempt, outside the retry schedule. */
+    redelivery: z.boolean().optional(),
+  }),
+);
 /** The first attempts of a few new deliveries to one subscription (see `WebhookSender.deliverFirst`). */
-export const firstAttemptsJob = 'webhooks.deliver-first';
+export const firstAttemptsJob = jobType('webhooks.deliver-first', z.object({ deliveryIds: z.array(z.string().min(1)).min(1) }));
 /** New deliveries per first-attempts job. */
 export const firstAttemptsPerJob = 8;
 /** How early a retry's job may run (queues' delays and clocks across nodes are not exact). */
 const earlyAttemptToleranceMs = 1000;
 
-export interface DeliveryJob {
-  deliveryId: string;
-  /** A manual redelivery: one attempt, outside the retry schedule. */
-  redelivery?: boolean;
-}
+export type DeliveryJob = z.infer<typeof deliveryJob.data>;
 
 export interface AttemptRecord {
   at: string;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../infra/database.js';
 import type { EventBus } from '../../infra/event-bus.js';
-import { projectChannel, toLogged, type LoggedEvent } from '../../infra/event-log.js';
+import { projectChannel, toLogged, type EventRow, type LoggedEvent } from '../../infra/event-log.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { catalogueEntry, subscriptionMatches, type RenderTools } from './catalogue.js';
@@ -30,16 +30,6 @@ function newId(): string {
   const count = idCounter.toString(36).padStart(4, '0');
   const random = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).padStart(13, '0').slice(-11);
   return `c${time}${count}${random}`;
-}
-
-interface EventRow {
-  id: string;
-  id_project: string;
-  seq: bigint;
-  name: string;
-  subject: string;
-  payload: unknown;
-  createdAt: Date;
 }
 
 export class WebhookDispatcher {

@@ -11,11 +11,9 @@ import {
   type DocumentNode,
   type GraphQLNamedType,
 } from 'graphql';
-import type { Context } from '../../context.js';
+import type { Context, ContextServices } from '../../context.js';
 import { forbidden } from '../../errors.js';
-import { withoutNestedArguments } from '../../rest/nested-arguments.js';
-import { withRestNames } from '../../rest/shape.js';
-import type { Services } from '../../services.js';
+import { restDocument } from '../../rest/shape.js';
 
 // Webhook payloads are records as REST returns them. A record whose module has a GraphQL type is
 // rendered through that type with the selection SOFA builds for a REST route (same depth, same
@@ -47,7 +45,7 @@ function sofaModels(schema: GraphQLSchema): string[] {
  * The context payloads are rendered with: nobody signed in, no role anywhere. A payload leaves the
  * platform, so it shows no more than a record shows to any reader (a bot's secret stays null).
  */
-export function payloadContext(services: Services): Context {
+export function payloadContext(services: ContextServices): Context {
   const request = new Request('http://webhooks.internal/render');
   return {
     services,
@@ -107,7 +105,7 @@ export class RecordRenderer {
       ignore: [],
       circularReferenceDepth: 2,
     });
-    const document = withRestNames(withoutNestedArguments({ kind: Kind.DOCUMENT, definitions: [operation] }));
+    const document = restDocument(schema, { kind: Kind.DOCUMENT, definitions: [operation] });
     entry = { schema, document };
     this.documents.set(typeName, entry);
     return entry;

@@ -8,11 +8,10 @@ import type { BackgroundTask, JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
-import type { Services } from '../../services.js';
 import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
 import { deliveryJob, WebhookSender, type DeliveryJob } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
-import { payloadContext, RecordRenderer } from './render.js';
+import type { RecordRenderer } from './render.js';
 import { newHookSecret, newSecret } from './signature.js';
 
 export type SubscriptionRecord = Subscription;
@@ -62,7 +61,6 @@ export interface DeliveryPage {
 export class WebhookService {
   readonly sender: WebhookSender;
   readonly dispatcher: WebhookDispatcher;
-  private renderer?: RecordRenderer;
 
   constructor(
     private db: Db,
@@ -71,25 +69,15 @@ export class WebhookService {
     private queue: JobQueue,
     private config: Config,
     logger: Logger,
+    records: RecordRenderer,
   ) {
     this.sender = new WebhookSender(db, events, queue, config, logger);
-    this.dispatcher = new WebhookDispatcher(db, bus, queue, config, logger, () => {
-      if (!this.renderer) throw new Error('the webhook dispatcher renders only once started');
-      return { db, records: this.renderer };
-    });
+    this.dispatcher = new WebhookDispatcher(db, bus, queue, config, logger, () => ({ db, records }));
   }
 
-  /** The dispatcher, run beside the workers; rendering payloads needs the whole service set. */
-  dispatcherTask(services: Services): BackgroundTask {
-    return {
-      name: 'webhooks.dispatcher',
-      start: async () => {
-        // Imported here: the schema imports every module, this one included.
-        const { schema } = await import('../../graphql/schema.js');
-        this.renderer = new RecordRenderer(() => schema, () => payloadContext(services));
-        return this.dispatcher.start();
-      },
-    };
+  /** The dispatcher, run beside the workers. */
+  dispatcherTask(): BackgroundTask {
+    return { name: 'webhooks.dispatcher', start: () => this.dispatcher.start() };
   }
 
   list(projectId: string) {

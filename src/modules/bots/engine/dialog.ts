@@ -7,6 +7,9 @@ import { normalize, type IntentIndex } from './matcher.js';
 // The engine supplies what it knows (the text, whether the bot spoke yet, a form in progress)
 // and carries out the turn (parameters, messages, then the hand-off or close).
 
+/** An answer from the bot's knowledge base, or null when it holds none for the question. */
+export type KnowledgeAnswer = (question: string) => Promise<BotReply | null>;
+
 /** A form waiting for the end user's answer to field `field` of intent `intent`. */
 export interface PendingForm {
   intent: string;
@@ -47,9 +50,10 @@ export const startCommand = '\\start';
 /**
  * A message is answered on its merits, the first one included: a command, a form in progress,
  * then the intent it asks for. The start intent greets on `\start`, and when the bot has not
- * spoken yet and nothing matches; after that the fallback answers what nothing matches.
+ * spoken yet and nothing matches; after that the bot's knowledge base (when it names one, see
+ * kb-answer.ts), then the fallback, answer what nothing matches.
  */
-export function respond(index: IntentIndex, input: DialogInput): BotTurn {
+export async function respond(index: IntentIndex, input: DialogInput, knowledge?: KnowledgeAnswer): Promise<BotTurn> {
   const said = input.text.trim().toLowerCase();
   const command = commands[said as keyof typeof commands];
   if (command) return { replies: [], action: command };
@@ -63,6 +67,9 @@ export function respond(index: IntentIndex, input: DialogInput): BotTurn {
   const match = index.match(input.text);
   if (match) return answer(match.intent, input.parameters);
   if (input.first && start?.enabled) return answer(start, input.parameters);
+  // No intent matched: the bot's knowledge base answers, when it has one and finds something.
+  const found = knowledge ? await knowledge(input.text) : null;
+  if (found) return { replies: [found] };
   const fallback = index.intent(fallbackIntent);
   return fallback?.enabled ? answer(fallback, input.parameters) : { replies: [] };
 }

@@ -1,11 +1,12 @@
 import type { Bot, Message, Request } from '../../../generated/prisma/client.js';
+import type { Config } from '../../../config.js';
 import type { Db } from '../../../infra/database.js';
 import type { LoggedEvent } from '../../../infra/event-log.js';
 import type { Infrastructure } from '../../../infra/index.js';
 import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
 import type { Logger } from '../../../infra/logger.js';
-import type { Services } from '../../../services.js';
-import { payloadContext, RecordRenderer } from '../../webhooks/render.js';
+import type { RecordRenderer } from '../../webhooks/render.js';
+import type { QaService } from '../../kb/qa.js';
 import { isHidden, type MessageService } from '../../messages/service.js';
 import type { Actor } from '../../requests/actor.js';
 import type { RequestService } from '../../requests/service.js';
@@ -17,6 +18,7 @@ import { externalBotJob } from '../jobs.js';
 import { chatbotParameters, withChatbotParameters } from '../parameters.js';
 import { pendingForm, respond, type BotReply } from './dialog.js';
 import { ExternalBotSender } from './external.js';
+import { knowledgeAnswer } from './kb-answer.js';
 import { IntentIndexCache } from './matcher.js';
 
 // Bots answer end-user messages in the requests they take part in. Each message.create is seen
@@ -55,10 +57,10 @@ const mayNeedAnswer = (event: LoggedEvent) =>
 
 export class BotEngine {
   readonly external: ExternalBotSender;
-  private renderer?: RecordRenderer;
   private db: Db;
   private queue: JobQueue;
   private logger: Logger;
+  private sweepSettings: Config['bots'];
   private indexes = new IntentIndexCache();
   /** Per request, the turn in progress: messages of one conversation are answered in order. */
   private turns = new Map<string, Promise<void>>();
@@ -66,10 +68,14 @@ export class BotEngine {
   constructor(
     infra: Infrastructure,
     private conversations: ConversationServices,
+    records: RecordRenderer,
+    /** Question answering over knowledge bases, for bots that name one (kb-answer.ts). */
+    private qa?: QaService,
   ) {
     this.db = infra.database.prisma;
     this.queue = infra.queue;
     this.logger = infra.logger;
+    this.sweepSettings = infra.config.bots;
     infra.eventLog.onCommit((event) => {
       if (!mayNeedAnswer(event)) return;
       // Written while no bot took part in the request: nothing to answer, and nothing to read to know it.
@@ -78,24 +84,26 @@ export class BotEngine {
         this.logger.error({ err: error, message: event.subject }, 'a bot could not answer a message'),
       );
     });
-    this.external = new ExternalBotSender(this.db, infra.config, () => {
-      if (!this.renderer) throw new Error('external bots are served only once their task has started');
-      return { db: this.db, records: this.renderer };
-    });
+    this.external = new ExternalBotSender(this.db, infra.config, () => ({ db: this.db, records }));
   }
 
-  /**
-   * Run beside the workers: external deliveries render their payloads through the whole service
-   * set; on shutdown, the turns in progress finish first.
-   */
-  backgroundTask(services: Services): BackgroundTask {
+  /** Run beside the workers: on shutdown, the turns in progress finish first. */
+  backgroundTask(): BackgroundTask {
     return {
       name: 'bots',
       start: async () => {
-        // Imported here: the schema imports every module, this one included.
-        const { schema } = await import('../../../graphql/schema.js');
-        this.renderer = new RecordRenderer(() => schema, () => payloadContext(services));
+        let stopped = false;
+        let sweeping: Promise<unknown> | undefined;
+        const tick = () => {
+          if (!stopped) sweeping ??= this.sweep().finally(() => (sweeping = undefined));
+        };
+        const timer = setInterval(tick, this.sweepSettings.sweepIntervalMs);
+        timer.unref();
+        tick();
         return async () => {
+          stopped = true;
+          clearInterval(timer);
+          await sweeping;
           await Promise.allSettled([...this.turns.values()]);
         };
       },
@@ -103,12 +111,51 @@ export class BotEngine {
   }
 
   /**
+   * Answers the visitors' messages the live path never took its turn on: the process that
+   * committed one died before its bot answered. A message is due when it is the last word of a
+   * request a bot takes part in, from its end user, older than the grace (a live turn may still be
+   * under way on another node) and younger than the window, with no turn recorded (BotTurn). The
+   * turn itself checks again, so a message answered just before a crash is not answered twice.
+   */
+  async sweep(): Promise<number> {
+    try {
+      const now = Date.now();
+      const from = new Date(now - this.sweepSettings.sweepWindowMs);
+      const until = new Date(now - this.sweepSettings.sweepGraceMs);
+      // From the projects with bots, through the messages' (project, time) index.
+      const due = await this.db.$queryRaw<Array<{ projectId: string; requestId: string; messageId: string }>>`
+        SELECT m."id_project" AS "projectId", m."request_id" AS "requestId", m."id" AS "messageId"
+        FROM (SELECT DISTINCT "id_project" FROM "Bot" WHERE "trashed" = false) b
+        JOIN "Message" m ON m."id_project" = b."id_project" AND m."createdAt" > ${from} AND m."createdAt" <= ${until}
+        JOIN "Request" r ON r."id_project" = m."id_project" AND r."request_id" = m."request_id"
+        WHERE cardinality(r."participatingBots") > 0 AND m."hidden" = false AND left(m."sender", 4) <> 'bot_'
+          AND NOT EXISTS (SELECT 1 FROM "BotTurn" t WHERE t."messageId" = m."id")
+          AND NOT EXISTS (
+            SELECT 1 FROM "Message" later
+            WHERE later."id_project" = m."id_project" AND later."request_id" = m."request_id"
+              AND later."hidden" = false AND later."createdAt" > m."createdAt")
+        ORDER BY m."createdAt", m."id"
+        LIMIT 500`;
+      for (const { projectId, requestId, messageId } of due) {
+        this.logger.info({ project: projectId, request: requestId, message: messageId }, 'bot sweep: answering a message left without its turn');
+        await this.onMessageCreated(projectId, requestId, messageId, { recovering: true }).catch((error) =>
+          this.logger.error({ err: error, message: messageId }, 'a bot could not answer a message'),
+        );
+      }
+      return due.length;
+    } catch (error) {
+      this.logger.error({ err: error }, 'bot sweep failed');
+      return 0;
+    }
+  }
+
+  /**
    * A message was created in request `requestId`: the bots taking part answer it, unless it is
    * hidden, from a bot, or from anyone but the end user who opened the request (agents included).
    */
-  onMessageCreated(projectId: string, requestId: string, messageId: string): Promise<void> {
+  onMessageCreated(projectId: string, requestId: string, messageId: string, { recovering = false } = {}): Promise<void> {
     const key = `${projectId}:${requestId}`;
-    const turn = (this.turns.get(key) ?? Promise.resolve()).then(() => this.answer(projectId, requestId, messageId));
+    const turn = (this.turns.get(key) ?? Promise.resolve()).then(() => this.answer(projectId, requestId, messageId, recovering));
     const settled = turn.catch(() => {}).finally(() => {
       if (this.turns.get(key) === settled) this.turns.delete(key);
     });
@@ -116,12 +163,34 @@ export class BotEngine {
     return turn;
   }
 
-  private async answer(projectId: string, requestId: string, messageId: string) {
+  /**
+   * Takes the bots' turn on a message, then records it (BotTurn), whatever the turn did, so the
+   * sweep leaves the message alone. `recovering` (from the sweep): the turn is taken only if
+   * nobody took it, nor posted an answer to it before dying.
+   */
+  private async answer(projectId: string, requestId: string, messageId: string, recovering: boolean) {
     // Two rounds of reads: the request (most have no bot: one read and done), then the rest together.
     const request = await this.db.request.findUnique({
       where: { id_project_request_id: { id_project: projectId, request_id: requestId } },
     });
-    if (!request || !request.participatingBots.length || !isOpen(request.status)) return;
+    if (!request || !request.participatingBots.length) return;
+    if (recovering && (await this.turnTaken(projectId, messageId))) return;
+    if (isOpen(request.status)) await this.takeTurn(request, projectId, requestId, messageId);
+    await this.db.botTurn.createMany({ data: [{ messageId, id_project: projectId }], skipDuplicates: true });
+  }
+
+  private async turnTaken(projectId: string, messageId: string) {
+    const [turn, reply] = await Promise.all([
+      this.db.botTurn.findUnique({ where: { messageId }, select: { messageId: true } }),
+      this.db.message.findFirst({
+        where: { id_project: projectId, sender: { startsWith: 'bot_' }, attributes: { path: ['inReplyTo'], equals: messageId } },
+        select: { id: true },
+      }),
+    ]);
+    return !!turn || !!reply;
+  }
+
+  private async takeTurn(request: Request, projectId: string, requestId: string, messageId: string) {
     const [message, requester, bots, recent] = await Promise.all([
       this.db.message.findFirst({ where: { id: messageId, id_project: projectId, request_id: requestId } }),
       this.conversations.requests.requesterUserId(this.db, request),
@@ -151,7 +220,8 @@ export class BotEngine {
     if (await this.loopGuardTripped(request, actor, message, recent)) return;
     const index = await this.indexes.get(bot.id, bot.v, () => this.db.intent.findMany({ where: { id_faq_kb: bot.id } }));
     const parameters = chatbotParameters(request.attributes);
-    const turn = respond(index, { text: message.text, first: !recent.length, pending: pendingForm(recent[0]?.attributes), parameters });
+    const knowledge = this.qa && knowledgeAnswer(this.qa, bot, this.logger);
+    const turn = await respond(index, { text: message.text, first: !recent.length, pending: pendingForm(recent[0]?.attributes), parameters }, knowledge);
     if (turn.parameters) await this.storeParameters(request, turn.parameters);
     for (const reply of turn.replies) await this.post(request, actor, message, reply);
     if (turn.action === 'agent') await this.handOff(request, actor, message);
@@ -162,7 +232,9 @@ export class BotEngine {
   private post(request: Request, actor: Actor, message: Message, reply: BotReply) {
     return this.conversations.messages.post(request.id_project, actor, request.request_id, {
       text: reply.text,
-      attributes: { ...reply.attributes, inReplyTo: message.id },
+      // Intent answers are written in the microlanguage (buttons, images, \split): expanded unless the
+      // reply says otherwise (a knowledge-base passage is quoted as it is).
+      attributes: { microlanguage: true, ...reply.attributes, inReplyTo: message.id },
     });
   }
 

@@ -1,0 +1,329 @@
+// Knowledge-base retrieval quality on a public FAQ set: every FAQ entry indexed as an `faq` content
+// through the API, every labelled user query asked through `POST /kb/qa`; hit@1, hit@5 and MRR of
+// the contents `ids` lists (rank order), beside a plain BM25 (k1 1.2, b 0.75, over question and
+// answer, no stemming) computed here over the same text. Then each retrieval mode alone (lexical,
+// dense, min-max fusion, reciprocal-rank fusion), abstention on answerable and on unrelated
+// questions, indexing throughput with and without the local encoder, and the server's memory with
+// the encoder loaded. Embedded mode, nothing configured.
+//
+// The set: KB_QUALITY_SET (default ../shared/data/covidfaq.json, CovidFAQ, MIT licence), a JSON
+// {faqs: [{id, question, answer}], queries: [{query, faq}]}. Labels of such sets are noisy: the
+// figures are meant to be read against the BM25 of the same run.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import type { RetrievedChunk } from '../src/modules/kb/passage.js';
+import type { RetrievalMode } from '../src/modules/kb/retrieval.js';
+import { printTable } from './lib.js';
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+
+interface FaqSet {
+  faqs: Array<{ id: string; question: string; answer: string }>;
+  queries: Array<{ query: string; faq: string }>;
+}
+
+/** Questions a support FAQ of another domain cannot answer: abstention should be the rule. */
+const unrelated = [
+  'How do I reset the password of my router?',
+  'What is the baggage allowance on a domestic flight?',
+  'Can I change the delivery address of my parcel?',
+  'How do I cancel my gym membership?',
+  'Which programming language should I learn first?',
+  'How long should I boil an egg?',
+  'What is the capital of Australia?',
+  'How do I replace the battery of my car key?',
+  'Can I pay my electricity bill in instalments?',
+  'Why does my laptop fan make so much noise?',
+  'How do I export my contacts to a spreadsheet?',
+  'What time does the stock market open?',
+  'How do I unsubscribe from the newsletter?',
+  'Is there a student discount on the annual plan?',
+  'How do I repot a cactus?',
+  'Which tyres are best for snow?',
+  'How can I improve my credit score?',
+  'What is the warranty on a refurbished phone?',
+  'How do I set up two-factor authentication?',
+  'Where can I find the invoice for my last order?',
+];
+
+const percent = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
+
+function tokens(text: string) {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Plain BM25 over question and answer: no stemming, no stop words, k1 1.2, b 0.75. */
+function plainBm25(set: FaqSet) {
+  const docs = set.faqs.map((f) => tokens(`${f.question}\n${f.answer}`));
+  const avg = docs.reduce((sum, d) => sum + d.length, 0) / docs.length;
+  const tf = docs.map((d) => {
+    const counts = new Map<string, number>();
+    for (const t of d) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return counts;
+  });
+  const df = new Map<string, number>();
+  for (const counts of tf) for (const t of counts.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = docs.length;
+  return (query: string): string[] => {
+    const terms = [...new Set(tokens(query))];
+    const scored = set.faqs.map((f, i) => {
+      let score = 0;
+      for (const t of terms) {
+        const f_ = tf[i].get(t) ?? 0;
+        if (!f_) continue;
+        const d = df.get(t)!;
+        const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
+        score += (idf * f_ * 2.2) / (f_ + 1.2 * (0.25 + (0.75 * docs[i].length) / avg));
+      }
+      return { id: f.id, score };
+    });
+    return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).map((s) => s.id);
+  };
+}
+
+class Scores {
+  private n = 0;
+  private hit1 = 0;
+  private hit5 = 0;
+  private rr = 0;
+
+  add(ranked: string[], expected: string) {
+    const at = ranked.indexOf(expected);
+    this.n++;
+    if (at === 0) this.hit1++;
+    if (at >= 0 && at < 5) this.hit5++;
+    if (at >= 0) this.rr += 1 / (at + 1);
+  }
+
+  row(name: string, extra: Record<string, unknown> = {}) {
+    const r = (x: number) => Math.round((x / this.n) * 1000) / 1000;
+    return { retrieval: name, queries: this.n, 'hit@1': r(this.hit1), 'hit@5': r(this.hit5), MRR: r(this.rr), ...extra };
+  }
+}
+
+// The retrieval before BM25 fields (for comparison): ts_rank of each word times its idf, over the
+// English tsvector of the text alone, as src/modules/kb/retrieval.ts ranked until then.
+const previousSql = `
+  WITH terms AS MATERIALIZED (
+    SELECT t.lexeme, to_tsquery('simple', quote_literal(t.lexeme)) AS tq
+    FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english'::regconfig, $3))) t
+  ),
+  candidates AS MATERIALIZED (
+    SELECT c."id", to_tsvector('english'::regconfig, c."text") AS search
+    FROM "KbChunk" c
+    WHERE c."id_project" = $1 AND c."namespace" = $2
+      AND to_tsvector('english'::regconfig, c."text") @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM terms)
+  ),
+  matches AS MATERIALIZED (
+    SELECT candidates."id", terms.lexeme, ts_rank(candidates.search, terms.tq, 1) AS tf
+    FROM candidates JOIN terms ON candidates.search @@ terms.tq
+  ),
+  df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS n FROM matches GROUP BY lexeme)
+  SELECT c."contentId", sum(ln(1 + (greatest($4::float8, df.n) - df.n + 0.5) / (df.n + 0.5)) * matches.tf) AS rank
+  FROM matches JOIN df USING (lexeme) JOIN "KbChunk" c ON c."id" = matches."id"
+  GROUP BY c."contentId" ORDER BY rank DESC, c."contentId" LIMIT 5`;
+
+async function json(url: string, method: string, token: string | undefined, body?: unknown) {
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // A kept-alive connection idle for a while may be closed by the server just as it is reused.
+  const response = await send().catch(send);
+  const parsed = await response.json();
+  if (response.status !== 200) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+async function embeddedServer(encoder: 'local' | 'off') {
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-bench-kbq-')),
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    BCRYPT_ROUNDS: '4',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    KB_ENCODER: encoder,
+    RATE_LIMIT_REQUESTS: '1000000000',
+    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
+  });
+  return startServer(config, { inMemory: true });
+}
+
+async function indexSet(server: RunningServer, set: FaqSet) {
+  const email = `bench.${Date.now()}@example.test`;
+  await json(`${server.url}/v3/auth/signup`, 'POST', undefined, { email, password: 'bench password 1' });
+  const { token } = await json(`${server.url}/v3/auth/signin`, 'POST', undefined, { email, password: 'bench password 1' });
+  const projectId = (await json(`${server.url}/v3/projects`, 'POST', token, { name: 'Bench' }))._id as string;
+  const base = `${server.url}/v3/${projectId}/kb`;
+  const namespace = (await json(`${base}/namespace`, 'POST', token, { name: 'Quality' })).id as string;
+  const faqOf = new Map<string, string>();
+  const started = performance.now();
+  for (const faq of set.faqs) {
+    const content = `${faq.question.replace(/\s+/g, ' ').trim()}\n${faq.answer}`;
+    const created = await json(base, 'POST', token, { namespace, type: 'faq', name: faq.question.slice(0, 200), content });
+    faqOf.set(created.value._id, faq.id);
+  }
+  for (;;) {
+    const [done, failed] = await Promise.all([
+      json(`${base}?namespace=${namespace}&status=300&limit=1`, 'GET', token),
+      json(`${base}?namespace=${namespace}&status=400&limit=1`, 'GET', token),
+    ]);
+    if (failed.count) throw new Error(`${failed.count} contents failed: ${failed.kbs[0].error}`);
+    if (done.count === set.faqs.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { token, projectId, base, namespace, faqOf, seconds };
+}
+
+export default async function () {
+  const file = process.env.KB_QUALITY_SET ?? path.join(dir, '../../shared/data/covidfaq.json');
+  if (!existsSync(file)) {
+    console.log(`kb-quality: ${file} not found (set KB_QUALITY_SET); skipped`);
+    return;
+  }
+  const set = JSON.parse(readFileSync(file, 'utf8')) as FaqSet;
+  const bm25 = plainBm25(set);
+  const baseline = new Scores();
+  for (const q of set.queries) baseline.add(bm25(q.query), q.faq);
+
+  const rows = [baseline.row('plain BM25 (this bench, no stemming)')];
+  const abstention: Record<string, unknown>[] = [];
+  const variantRows: Record<string, unknown>[] = [];
+  let qaWithEncoder: ReturnType<Scores['row']> | undefined;
+  const indexing: Record<string, unknown>[] = [];
+  for (const encoder of ['off', 'local'] as const) {
+    const server = await embeddedServer(encoder);
+    try {
+      const { retriever, vectors } = server.app.services.kb;
+      // The encoder's model loads once per process (seconds): not part of the indexing rate.
+      await vectors.warm();
+      const indexed = await indexSet(server, set);
+      indexing.push({
+        encoder,
+        contents: set.faqs.length,
+        seconds: Math.round(indexed.seconds * 100) / 100,
+        'contents/s': Math.round((set.faqs.length / indexed.seconds) * 10) / 10,
+        'server RSS MB': Math.round(process.memoryUsage().rss / 1e6),
+      });
+      const ranked = (chunks: Array<{ contentId: string }>) => [...new Set(chunks.map((c) => indexed.faqOf.get(c.contentId)!))];
+      if (encoder === 'off') {
+        const previous = new Scores();
+        const db = server.app.infra.database.prisma;
+        for (const q of set.queries) {
+          const found = await db.$queryRawUnsafe<Array<{ contentId: string }>>(previousSql, indexed.projectId, indexed.namespace, q.query, set.faqs.length);
+          previous.add(ranked(found), q.faq);
+        }
+        rows.push(previous.row('previous: ts_rank x idf (retriever before this change)'));
+      }
+      // Each ranking the retriever offers, read once per question: the ranking alone, then with
+      // abstention at the configured floors (an abstention counts as a miss), and how often it
+      // abstains on answerable and on unrelated questions.
+      const variants: Array<{ name: string; mode: RetrievalMode; denseWeight?: number }> =
+        encoder === 'off'
+          ? [{ name: 'BM25 + stems + question field', mode: 'lexical' }]
+          : [
+              { name: 'BM25 ranking, encoder for abstention', mode: 'lexical' },
+              { name: 'encoder alone (dense)', mode: 'dense' },
+              ...[0.5, 0.3, 0.2].map((w) => ({ name: `min-max fusion, dense weight ${w}`, mode: 'fusion' as const, denseWeight: w })),
+              { name: 'reciprocal-rank fusion', mode: 'rrf' },
+            ];
+      for (const variant of variants) {
+        const ranking = new Scores();
+        const answered = new Scores();
+        let abstained = 0;
+        const tops: Array<RetrievedChunk | undefined> = [];
+        for (const q of set.queries) {
+          const found = await retriever.search(indexed.projectId, indexed.namespace, q.query, 5, { mode: variant.mode, denseWeight: variant.denseWeight });
+          ranking.add(ranked(found), q.faq);
+          const kept = retriever.relevant(found[0]);
+          answered.add(kept ? ranked(found) : [], q.faq);
+          if (!kept) abstained++;
+          tops.push(found[0]);
+        }
+        let unrelatedAbstained = 0;
+        const offTops: Array<RetrievedChunk | undefined> = [];
+        for (const question of unrelated) {
+          const found = await retriever.search(indexed.projectId, indexed.namespace, question, 5, { mode: variant.mode, denseWeight: variant.denseWeight });
+          if (!retriever.relevant(found[0])) unrelatedAbstained++;
+          offTops.push(found[0]);
+        }
+        const label = `${variant.name} (encoder ${encoder})`;
+        rows.push(ranking.row(label));
+        variantRows.push(
+          answered.row(label, {
+            'answerable abstained %': percent(abstained, set.queries.length),
+            'unrelated abstained %': percent(unrelatedAbstained, unrelated.length),
+          }),
+        );
+        // Calibration of abstention: how the best chunk's signals separate answerable from unrelated questions.
+        if (variant.mode === retriever.mode || process.env.KB_QUALITY_SWEEP) {
+          const sweep: Record<string, unknown>[] = [];
+          for (const minCoverage of [0.2, 0.3, 0.4, 0.5]) {
+            for (const minSimilarity of encoder === 'off' ? [2] : [0.4, 0.45, 0.5, 0.55, 0.6]) {
+              const floors = { minCoverage, minSimilarity };
+              sweep.push({
+                'min coverage': minCoverage,
+                'min similarity': encoder === 'off' ? '-' : minSimilarity,
+                'answerable abstained %': percent(tops.filter((top) => !retriever.relevant(top, floors)).length, tops.length),
+                'unrelated abstained %': percent(offTops.filter((top) => !retriever.relevant(top, floors)).length, offTops.length),
+              });
+            }
+          }
+          printTable(`abstention thresholds: ${label}`, sweep);
+        }
+      }
+      // The API as a client sees it: ids of POST /kb/qa, and how often it answers success: false.
+      const qa = new Scores();
+      let abstained = 0;
+      const latencies: number[] = [];
+      for (const q of set.queries) {
+        const t0 = performance.now();
+        const reply = await json(`${indexed.base}/qa`, 'POST', indexed.token, { namespace: indexed.namespace, question: q.query, top_k: 5 });
+        latencies.push(performance.now() - t0);
+        qa.add(reply.success ? (reply.ids as string[]).map((id) => indexed.faqOf.get(id)!) : [], q.faq);
+        if (!reply.success) abstained++;
+      }
+      let unrelatedAbstained = 0;
+      for (const question of unrelated) {
+        const reply = await json(`${indexed.base}/qa`, 'POST', indexed.token, { namespace: indexed.namespace, question, top_k: 5 });
+        if (!reply.success) unrelatedAbstained++;
+      }
+      latencies.sort((a, b) => a - b);
+      const qaRow = qa.row(`POST /kb/qa (encoder ${encoder}; abstentions count as misses)`, { 'p95 ms': Math.round(latencies[Math.floor(latencies.length * 0.95)] * 10) / 10 });
+      rows.push(qaRow);
+      if (encoder === 'local') qaWithEncoder = qaRow;
+      abstention.push({
+        encoder,
+        'answerable queries': set.queries.length,
+        'abstained %': Math.round((abstained / set.queries.length) * 1000) / 10,
+        'unrelated queries': unrelated.length,
+        'unrelated abstained %': Math.round((unrelatedAbstained / unrelated.length) * 1000) / 10,
+      });
+    } finally {
+      await server.close();
+    }
+  }
+  const [plain] = rows;
+  printTable(`kb retrieval quality on ${path.basename(file)} (${set.faqs.length} FAQ entries, ${set.queries.length} queries; embedded mode, nothing configured)`, rows);
+  printTable('kb retrieval variants with abstention at the configured floors (abstentions count as misses)', variantRows);
+  const target1 = plain['hit@1'] + 0.08;
+  const target5 = plain['hit@5'] + 0.1;
+  const got = qaWithEncoder ?? { 'hit@1': 0, 'hit@5': 0 };
+  const holds = got['hit@1'] >= target1 && got['hit@5'] >= target5;
+  console.log(
+    `targets (POST /kb/qa, encoder on, against plain BM25 ${plain['hit@1']}/${plain['hit@5']}): ` +
+      `hit@1 ${got['hit@1']} >= ${target1.toFixed(3)} (${got['hit@1'] >= target1 ? 'ok' : 'MISSED'}), ` +
+      `hit@5 ${got['hit@5']} >= ${target5.toFixed(3)} (${got['hit@5'] >= target5 ? 'ok' : 'MISSED'}): targets ${holds ? 'HOLD' : 'NOT MET'}`,
+  );
+  printTable('kb abstention (success: false) on answerable and unrelated questions', abstention);
+  printTable('kb indexing of the set (embedded mode, through the API until all are 300)', indexing);
+}

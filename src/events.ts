@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+// The domain events: every name `emit` may log, with the schema of its payload. `emit`, the
+// webhook catalogue, live subscriptions and the bot engine all type-check against this list, so a
+// misspelt name does not compile, and an event the webhook catalogue must serve but does not is a
+// type error there too (`webhook: true` below).
+//
+// Payloads are small: identifiers and the names of the changed fields, never whole records (the
+// receiver re-reads what it needs). Schemas are open (`looseObject`): a key they do not name may
+// still be sent, but a key they name must have its type.
+
+const fields = z.array(z.string());
+/** A record changed: which fields. */
+const changed = z.looseObject({ fields: fields.optional() });
+const none = z.looseObject({});
+
+const request = z.looseObject({
+  request_id: z.string(),
+  department_id: z.string().nullish(),
+  assignment_reason: z.string().nullish(),
+  fields: fields.optional(),
+  status: z.number().optional(),
+});
+
+interface DomainEventDefinition {
+  payload: z.ZodType<Record<string, unknown>>;
+  /** Webhook subscriptions may ask for it: the webhook catalogue must render it. */
+  webhook?: true;
+}
+
+export const domainEvents = {
+  'project.update': { payload: changed },
+  'project_user.invite': { payload: z.looseObject({ pending: z.boolean().optional() }), webhook: true },
+  'project_user.update': { payload: changed, webhook: true },
+  'project_user.delete': { payload: none, webhook: true },
+  /** A teammate's first messaging app opened, or the last one closed. */
+  'project_user.presence': { payload: z.looseObject({ presence: z.string() }), webhook: true },
+  'api_key.create': { payload: z.looseObject({ role: z.string().optional() }) },
+  'api_key.revoke': { payload: none },
+  'department.create': { payload: none, webhook: true },
+  'department.update': { payload: changed, webhook: true },
+  'department.delete': { payload: none, webhook: true },
+  'group.create': { payload: none },
+  'group.update': { payload: changed },
+  'group.delete': { payload: none },
+  'tag.create': { payload: none },
+  'tag.update': { payload: changed },
+  'tag.delete': { payload: none },
+  'canned.create': { payload: none },
+  'canned.update': { payload: changed },
+  'canned.delete': { payload: none },
+  'label.create': { payload: z.looseObject({ lang: z.string() }) },
+  'label.update': { payload: z.looseObject({ lang: z.string(), default: z.boolean().optional() }) },
+  'label.delete': { payload: z.looseObject({ lang: z.string() }) },
+  'file.create': { payload: z.looseObject({ path: z.string() }) },
+  'file.delete': { payload: z.looseObject({ path: z.string() }) },
+  'lead.create': { payload: z.looseObject({ lead_id: z.string().optional() }), webhook: true },
+  'lead.update': { payload: changed, webhook: true },
+  'lead.delete': { payload: none },
+  'segment.create': { payload: none },
+  'segment.update': { payload: changed },
+  'segment.delete': { payload: none },
+  'bot.create': { payload: none, webhook: true },
+  'bot.update': { payload: z.looseObject({ fields: fields.optional(), intents: z.unknown().optional() }), webhook: true },
+  'bot.delete': { payload: none, webhook: true },
+  'intent.create': { payload: z.looseObject({ id_faq_kb: z.string() }) },
+  'intent.update': { payload: z.looseObject({ id_faq_kb: z.string(), fields: fields.optional() }) },
+  'intent.delete': { payload: z.looseObject({ id_faq_kb: z.string() }) },
+  'request.create': { payload: request, webhook: true },
+  'request.update': { payload: request, webhook: true },
+  'request.close': { payload: request, webhook: true },
+  'request.delete': { payload: z.looseObject({ request_id: z.string() }) },
+  /** What a bot, a live subscription and the webhook dispatcher need to know without a read. */
+  'message.create': {
+    payload: z.looseObject({ request_id: z.string().nullish(), sender: z.string(), hidden: z.boolean().optional() }),
+    webhook: true,
+  },
+  'message.update': {
+    payload: z.looseObject({ request_id: z.string(), receipt: z.unknown().optional(), by: z.string().optional(), hidden: z.boolean().optional() }),
+  },
+  'kb.namespace.create': { payload: z.looseObject({ default: z.boolean().optional() }) },
+  'kb.namespace.update': { payload: changed },
+  'kb.namespace.delete': {
+    payload: z.looseObject({ namespace: z.string(), contents_only: z.boolean().optional(), contents: z.number().optional() }),
+  },
+  'kb.content.status': { payload: z.looseObject({ namespace: z.string(), status: z.number(), error: z.string().optional() }) },
+  'kb.content.indexed': { payload: z.looseObject({ namespace: z.string(), chunks: z.number() }), webhook: true },
+  'kb.content.delete': { payload: z.looseObject({ namespace: z.string() }) },
+  'subscription.create': { payload: z.looseObject({ event: z.string() }) },
+  'subscription.update': { payload: changed },
+  'subscription.delete': { payload: none },
+  'subscription.disabled': { payload: z.looseObject({ reason: z.string() }), webhook: true },
+} as const satisfies Record<string, DomainEventDefinition>;
+
+export const customEventPrefix = 'event.emit.';
+/** A custom event a client fired (`POST /events`), logged as `event.emit.<NAME>`. */
+export type CustomEventName = `${typeof customEventPrefix}${string}`;
+const customEventPayload = z.looseObject({ project_user: z.string().optional() });
+
+export type CataloguedEventName = keyof typeof domainEvents;
+export type DomainEventName = CataloguedEventName | CustomEventName;
+
+/** The events webhook subscriptions may ask for (custom events aside). */
+export type WebhookEventName = {
+  [N in CataloguedEventName]: (typeof domainEvents)[N] extends { webhook: true } ? N : never;
+}[CataloguedEventName];
+
+export type EventPayload<N extends DomainEventName> = N extends CataloguedEventName
+  ? z.input<(typeof domainEvents)[N]['payload']>
+  : z.input<typeof customEventPayload>;
+
+/** An event to log: one variant per name, so the payload is checked against the name's schema. */
+export type DomainEventInput = {
+  [N in DomainEventName]: {
+    projectId: string;
+    name: N;
+    /** Identifier of the record the event is about. */
+    subject: string;
+    payload?: EventPayload<N>;
+  };
+}[DomainEventName];
+
+export function isCustomEventName(name: string): name is CustomEventName {
+  return name.startsWith(customEventPrefix) && name.length > customEventPrefix.length;
+}
+
+export function isDomainEventName(name: string): name is DomainEventName {
+  return Object.hasOwn(domainEvents, name) || isCustomEventName(name);
+}
+
+/** The schema an event's payload must satisfy, or undefined for a name nobody emits. */
+export function payloadSchema(name: string): z.ZodType<Record<string, unknown>> | undefined {
+  if (isCustomEventName(name)) return customEventPayload;
+  return Object.hasOwn(domainEvents, name) ? domainEvents[name as CataloguedEventName].payload : undefined;
+}
+
+/** A logged event's payload, read as its name's schema says (for readers that rely on its keys). */
+export function eventPayload<N extends DomainEventName>(event: { name: N; payload: unknown }): EventPayload<N> | null {
+  const parsed = payloadSchema(event.name)?.safeParse(event.payload);
+  return parsed?.success ? (parsed.data as EventPayload<N>) : null;
+}

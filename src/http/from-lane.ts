@@ -1,0 +1,2 @@
+/** Marks a yoga call made by a lane, whose request line the lane writes itself. */
+export const fromLane = 'fromLane';

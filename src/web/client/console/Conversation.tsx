@@ -1,0 +1,238 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { request, subscribe } from '../api.js';
+import type { ConsoleConversationQuery } from '../gql/graphql.js';
+import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
+import { AddNote, AddTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { useSession } from './session.js';
+
+type Details = NonNullable<ConsoleConversationQuery['request']>;
+
+/** One conversation: its messages live, the reply box, and what an agent does to it. */
+export function Conversation({ projectId, requestId }: { projectId: string; requestId: string }) {
+  const { token, live, userId } = useSession();
+  const [details, setDetails] = useState<Details | null>(null);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [draft, setDraft] = useState('');
+  const [note, setNote] = useState('');
+  const [tag, setTag] = useState('');
+  const [canned, setCanned] = useState<Array<{ _id: string; title: string }>>([]);
+  const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
+  const [error, setError] = useState<string | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+
+  const load = useCallback(() => {
+    request(ConversationQuery, { project: projectId, request: requestId }, token).then(
+      (r) => {
+        setDetails(r.request);
+        setMessages((m) => merged(m, r.messages));
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, [projectId, requestId, token]);
+
+  useEffect(() => {
+    setMessages([]);
+    setDetails(null);
+    // Subscribed first, then read: nothing falls between the two (the merge drops duplicates).
+    const off = subscribe(live, MessageEvents, { project: projectId, request: requestId }, (d) => d.requestMessages.seq, (d) => {
+      const message = d.requestMessages.message;
+      if (message) setMessages((m) => merged(m, [message]));
+    }, load);
+    load();
+    return off;
+  }, [live, projectId, requestId, load]);
+
+  useEffect(() => {
+    request(CannedResponses, { project: projectId }, token).then((r) => setCanned(r.cannedResponses), () => {});
+    request(AssignTargets, { project: projectId }, token).then(
+      (r) =>
+        setTargets({
+          departments: r.departments,
+          agents: r.teammates
+            .filter((t) => t.role !== 'guest' && t.role !== 'user' && t.id_user)
+            .map((t) => ({ id: t.id_user!._id, name: t.id_user!.fullName || t.id_user!.email || t._id })),
+        }),
+      () => {},
+    );
+  }, [projectId, token]);
+
+  useEffect(() => {
+    list.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length]);
+
+  async function act(run: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await run();
+      load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  async function send(e: FormEvent) {
+    e.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    setDraft('');
+    await act(async () => {
+      const r = await request(Reply, { project: projectId, request: requestId, text, attributes: { clienttimestamp: Date.now() } }, token);
+      setMessages((m) => merged(m, [r.sendMessage]));
+    });
+  }
+
+  async function useCanned(id: string) {
+    if (!id) return;
+    const r = await request(RenderCanned, { project: projectId, id, request: requestId }, token);
+    setDraft(r.renderCannedResponse.text);
+  }
+
+  const closed = details?.status === 1000;
+  const mine = details?.participatingAgents.includes(userId);
+
+  return (
+    <section className="conversation" aria-label="Conversation">
+      <header className="conversation-header">
+        <h2>
+          {details?.lead?.fullname || 'Visitor'} <span className="ticket">#{details?.ticket_id}</span>
+        </h2>
+        <div className="actions">
+          {!closed && (
+            <select
+              aria-label="Assign to"
+              value=""
+              onChange={(e) => {
+                const [kind, id] = e.target.value.split(':');
+                if (kind === 'agent') void act(() => request(AssignTo, { project: projectId, request: requestId, participants: [id] }, token));
+                if (kind === 'department') void act(() => request(RouteToDepartment, { project: projectId, request: requestId, department: id }, token));
+              }}
+            >
+              <option value="">Assign to…</option>
+              <optgroup label="Teammates">
+                {targets.agents.map((a) => (
+                  <option key={a.id} value={`agent:${a.id}`}>
+                    {a.name}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Departments">
+                {targets.departments.map((d) => (
+                  <option key={d._id} value={`department:${d._id}`}>
+                    {d.name}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          )}
+          {!closed && !mine && (
+            <button type="button" onClick={() => act(() => request(Take, { project: projectId, request: requestId }, token))}>
+              Take
+            </button>
+          )}
+          {closed ? (
+            <button type="button" onClick={() => act(() => request(Reopen, { project: projectId, request: requestId }, token))}>
+              Reopen
+            </button>
+          ) : (
+            <button type="button" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token))}>
+              Close
+            </button>
+          )}
+        </div>
+      </header>
+      {error && <p role="alert" className="error">{error}</p>}
+      <ol className="messages" ref={list} aria-live="polite" aria-label="Messages" data-testid="messages">
+        {messages.map((m) => {
+          const hidden = m.attributes?.subtype === 'info' || m.attributes?.hidden === true;
+          return (
+            <li key={m._id} className={`message ${m.sender === userId ? 'mine' : 'theirs'}${hidden ? ' hidden' : ''}`} data-testid="message">
+              <span className="sender">
+                {m.senderFullname || m.sender}
+                {hidden ? ' (hidden from the visitor)' : ''}
+              </span>
+              {m.type === 'image' && m.metadata?.src && <img src={m.metadata.src} alt={m.text || 'image'} />}
+              {m.text && <span className="text">{m.text}</span>}
+              {buttonsOf(m).length > 0 && (
+                <span className="buttons" aria-label="Buttons offered">
+                  {buttonsOf(m).map((b, i) => (
+                    <span key={i} className="chip">
+                      {b.value}
+                    </span>
+                  ))}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {!closed && (
+        <form className="reply" onSubmit={send}>
+          <label htmlFor="canned">Canned response</label>
+          <select id="canned" value="" onChange={(e) => void useCanned(e.target.value)}>
+            <option value="">Insert…</option>
+            {canned.map((c) => (
+              <option key={c._id} value={c._id}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="reply-text" className="visually-hidden">
+            Reply
+          </label>
+          <textarea
+            id="reply-text"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            placeholder="Reply to the visitor…"
+            rows={2}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              }
+            }}
+          />
+          <button type="submit">Send</button>
+        </form>
+      )}
+      <aside className="details" aria-label="Details">
+        <h3>Tags</h3>
+        <p>{Array.isArray(details?.tags) && details.tags.length ? details.tags.map((t: { tag?: string }) => t.tag ?? String(t)).join(', ') : 'None'}</p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const value = tag.trim();
+            if (!value) return;
+            setTag('');
+            void act(() => request(AddTag, { project: projectId, request: requestId, tag: { tag: value } }, token));
+          }}
+        >
+          <label>
+            Add a tag <input value={tag} onChange={(e) => setTag(e.target.value)} />
+          </label>
+          <button type="submit">Add</button>
+        </form>
+        <h3>Notes</h3>
+        <ul>
+          {details?.notes.map((n) => (
+            <li key={n._id}>{n.text}</li>
+          ))}
+        </ul>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const value = note.trim();
+            if (!value) return;
+            setNote('');
+            void act(() => request(AddNote, { project: projectId, request: requestId, text: value }, token));
+          }}
+        >
+          <label>
+            Add a note <input value={note} onChange={(e) => setNote(e.target.value)} />
+          </label>
+          <button type="submit">Add</button>
+        </form>
+      </aside>
+    </section>
+  );
+}

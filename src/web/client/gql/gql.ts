@@ -1,0 +1,308 @@
+/* eslint-disable */
+import * as types from './graphql.js';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": typeof types.ManageTeamDocument,
+    "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": typeof types.ManageInviteDocument,
+    "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": typeof types.ManageDepartmentsDocument,
+    "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n": typeof types.ManageCreateDepartmentDocument,
+    "\n  mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {\n    createGroup(project_id: $project, name: $name, members: $members) { _id }\n  }\n": typeof types.ManageCreateGroupDocument,
+    "\n  query ManageBots($project: String!) {\n    bots(project_id: $project) { _id name type kb_namespace }\n    intents(project_id: $project, limit: 0) { _id id_faq_kb intent_display_name question answer }\n  }\n": typeof types.ManageBotsDocument,
+    "\n  mutation ManageCreateBot($project: String!, $name: String!, $template: String) {\n    createBot(project_id: $project, name: $name, template: $template) { _id }\n  }\n": typeof types.ManageCreateBotDocument,
+    "\n  mutation ManageCreateIntent($project: String!, $bot: String!, $question: String!, $answer: String!) {\n    createIntent(project_id: $project, id_faq_kb: $bot, question: $question, answer: $answer) { _id }\n  }\n": typeof types.ManageCreateIntentDocument,
+    "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default }\n  }\n": typeof types.ManageKbsDocument,
+    "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }\n  }\n": typeof types.ManageKbContentsDocument,
+    "\n  subscription ManageKbIndexing($project: String!, $namespace: String!, $after: Int) {\n    kbIndexing(project_id: $project, namespace: $namespace, after: $after) { seq content_id status error }\n  }\n": typeof types.ManageKbIndexingDocument,
+    "\n  mutation ManageCreateKb($project: String!, $name: String!) {\n    createKbNamespace(project_id: $project, name: $name) { _id }\n  }\n": typeof types.ManageCreateKbDocument,
+    "\n  mutation ManageAddKbContent($project: String!, $namespace: String!, $name: String!, $type: String!, $source: String, $content: String) {\n    createKbContent(project_id: $project, namespace: $namespace, name: $name, type: $type, source: $source, content: $content) { value { _id status } }\n  }\n": typeof types.ManageAddKbContentDocument,
+    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": typeof types.ManageWebhooksDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
+    "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": typeof types.ManageCreateWebhookDocument,
+    "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }\n  }\n": typeof types.ManageRedeliverDocument,
+    "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": typeof types.ManageCreateCannedDocument,
+    "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSigninDocument,
+    "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSignupDocument,
+    "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": typeof types.ConsoleProjectsDocument,
+    "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n": typeof types.ConsoleCreateProjectDocument,
+    "\n  query ConsoleInbox($project: String!, $status: String) {\n    requests(project_id: $project, status: $status, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
+    "\n  subscription ConsoleRequestEvents($project: String!, $after: Int) {\n    projectRequests(project_id: $project, after: $after) { seq name request_id }\n  }\n": typeof types.ConsoleRequestEventsDocument,
+    "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents tags\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.ConsoleConversationDocument,
+    "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": typeof types.ConsoleMessageEventsDocument,
+    "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.ConsoleReplyDocument,
+    "\n  mutation ConsoleTake($project: String!, $request: String!) {\n    takeRequest(project_id: $project, request_id: $request) { request_id status participatingAgents }\n  }\n": typeof types.ConsoleTakeDocument,
+    "\n  mutation ConsoleClose($project: String!, $request: String!) {\n    closeRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.ConsoleCloseDocument,
+    "\n  mutation ConsoleReopen($project: String!, $request: String!) {\n    reopenRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.ConsoleReopenDocument,
+    "\n  mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {\n    addRequestNote(project_id: $project, request_id: $request, text: $text) { request_id notes { _id text createdAt } }\n  }\n": typeof types.ConsoleAddNoteDocument,
+    "\n  mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {\n    addRequestTags(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n": typeof types.ConsoleAddTagDocument,
+    "\n  query ConsoleCanned($project: String!) {\n    cannedResponses(project_id: $project, limit: 100) { _id title text }\n  }\n": typeof types.ConsoleCannedDocument,
+    "\n  query ConsoleRenderCanned($project: String!, $id: String!, $request: String!) {\n    renderCannedResponse(project_id: $project, id: $id, request_id: $request) { text }\n  }\n": typeof types.ConsoleRenderCannedDocument,
+    "\n  query ConsoleTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available presence { status } id_user { _id fullName email } }\n  }\n": typeof types.ConsoleTeamDocument,
+    "\n  subscription ConsolePresence($project: String!, $after: Int) {\n    teammatePresence(project_id: $project, after: $after) { seq status teammate { _id user_available } }\n  }\n": typeof types.ConsolePresenceDocument,
+    "\n  mutation ConsoleSetAvailable($project: String!, $available: Boolean!) {\n    updateMyTeammate(project_id: $project, user_available: $available) { _id user_available }\n  }\n": typeof types.ConsoleSetAvailableDocument,
+    "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleAssignTargetsDocument,
+    "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department, nobot: true) { request_id status }\n  }\n": typeof types.ConsoleRouteDocument,
+    "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n": typeof types.ConsoleAssignDocument,
+    "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": typeof types.WidgetSigninDocument,
+    "\n  query WidgetIsOpen($project: String!) {\n    projectIsOpen(project_id: $project) { isopen }\n  }\n": typeof types.WidgetIsOpenDocument,
+    "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.WidgetMessagesDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.WidgetSendDocument,
+    "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": typeof types.WidgetMessageEventsDocument,
+    "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.WidgetRequestStatusDocument,
+    "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": typeof types.WidgetRateDocument,
+};
+const documents: Documents = {
+    "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": types.ManageTeamDocument,
+    "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": types.ManageInviteDocument,
+    "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": types.ManageDepartmentsDocument,
+    "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n": types.ManageCreateDepartmentDocument,
+    "\n  mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {\n    createGroup(project_id: $project, name: $name, members: $members) { _id }\n  }\n": types.ManageCreateGroupDocument,
+    "\n  query ManageBots($project: String!) {\n    bots(project_id: $project) { _id name type kb_namespace }\n    intents(project_id: $project, limit: 0) { _id id_faq_kb intent_display_name question answer }\n  }\n": types.ManageBotsDocument,
+    "\n  mutation ManageCreateBot($project: String!, $name: String!, $template: String) {\n    createBot(project_id: $project, name: $name, template: $template) { _id }\n  }\n": types.ManageCreateBotDocument,
+    "\n  mutation ManageCreateIntent($project: String!, $bot: String!, $question: String!, $answer: String!) {\n    createIntent(project_id: $project, id_faq_kb: $bot, question: $question, answer: $answer) { _id }\n  }\n": types.ManageCreateIntentDocument,
+    "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default }\n  }\n": types.ManageKbsDocument,
+    "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }\n  }\n": types.ManageKbContentsDocument,
+    "\n  subscription ManageKbIndexing($project: String!, $namespace: String!, $after: Int) {\n    kbIndexing(project_id: $project, namespace: $namespace, after: $after) { seq content_id status error }\n  }\n": types.ManageKbIndexingDocument,
+    "\n  mutation ManageCreateKb($project: String!, $name: String!) {\n    createKbNamespace(project_id: $project, name: $name) { _id }\n  }\n": types.ManageCreateKbDocument,
+    "\n  mutation ManageAddKbContent($project: String!, $namespace: String!, $name: String!, $type: String!, $source: String, $content: String) {\n    createKbContent(project_id: $project, namespace: $namespace, name: $name, type: $type, source: $source, content: $content) { value { _id status } }\n  }\n": types.ManageAddKbContentDocument,
+    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": types.ManageWebhooksDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }\n  }\n": types.ManageWebhookDeliveriesDocument,
+    "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": types.ManageCreateWebhookDocument,
+    "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }\n  }\n": types.ManageRedeliverDocument,
+    "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": types.ManageCreateCannedDocument,
+    "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": types.ConsoleSigninDocument,
+    "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": types.ConsoleSignupDocument,
+    "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": types.ConsoleProjectsDocument,
+    "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n": types.ConsoleCreateProjectDocument,
+    "\n  query ConsoleInbox($project: String!, $status: String) {\n    requests(project_id: $project, status: $status, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }\n    }\n  }\n": types.ConsoleInboxDocument,
+    "\n  subscription ConsoleRequestEvents($project: String!, $after: Int) {\n    projectRequests(project_id: $project, after: $after) { seq name request_id }\n  }\n": types.ConsoleRequestEventsDocument,
+    "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents tags\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.ConsoleConversationDocument,
+    "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": types.ConsoleMessageEventsDocument,
+    "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.ConsoleReplyDocument,
+    "\n  mutation ConsoleTake($project: String!, $request: String!) {\n    takeRequest(project_id: $project, request_id: $request) { request_id status participatingAgents }\n  }\n": types.ConsoleTakeDocument,
+    "\n  mutation ConsoleClose($project: String!, $request: String!) {\n    closeRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.ConsoleCloseDocument,
+    "\n  mutation ConsoleReopen($project: String!, $request: String!) {\n    reopenRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.ConsoleReopenDocument,
+    "\n  mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {\n    addRequestNote(project_id: $project, request_id: $request, text: $text) { request_id notes { _id text createdAt } }\n  }\n": types.ConsoleAddNoteDocument,
+    "\n  mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {\n    addRequestTags(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n": types.ConsoleAddTagDocument,
+    "\n  query ConsoleCanned($project: String!) {\n    cannedResponses(project_id: $project, limit: 100) { _id title text }\n  }\n": types.ConsoleCannedDocument,
+    "\n  query ConsoleRenderCanned($project: String!, $id: String!, $request: String!) {\n    renderCannedResponse(project_id: $project, id: $id, request_id: $request) { text }\n  }\n": types.ConsoleRenderCannedDocument,
+    "\n  query ConsoleTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available presence { status } id_user { _id fullName email } }\n  }\n": types.ConsoleTeamDocument,
+    "\n  subscription ConsolePresence($project: String!, $after: Int) {\n    teammatePresence(project_id: $project, after: $after) { seq status teammate { _id user_available } }\n  }\n": types.ConsolePresenceDocument,
+    "\n  mutation ConsoleSetAvailable($project: String!, $available: Boolean!) {\n    updateMyTeammate(project_id: $project, user_available: $available) { _id user_available }\n  }\n": types.ConsoleSetAvailableDocument,
+    "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleAssignTargetsDocument,
+    "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department, nobot: true) { request_id status }\n  }\n": types.ConsoleRouteDocument,
+    "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n": types.ConsoleAssignDocument,
+    "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": types.WidgetSigninDocument,
+    "\n  query WidgetIsOpen($project: String!) {\n    projectIsOpen(project_id: $project) { isopen }\n  }\n": types.WidgetIsOpenDocument,
+    "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.WidgetMessagesDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.WidgetSendDocument,
+    "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": types.WidgetMessageEventsDocument,
+    "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.WidgetRequestStatusDocument,
+    "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": types.WidgetRateDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n"): typeof import('./graphql.js').ManageTeamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n"): typeof import('./graphql.js').ManageInviteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n"): typeof import('./graphql.js').ManageDepartmentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateDepartmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {\n    createGroup(project_id: $project, name: $name, members: $members) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageBots($project: String!) {\n    bots(project_id: $project) { _id name type kb_namespace }\n    intents(project_id: $project, limit: 0) { _id id_faq_kb intent_display_name question answer }\n  }\n"): typeof import('./graphql.js').ManageBotsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateBot($project: String!, $name: String!, $template: String) {\n    createBot(project_id: $project, name: $name, template: $template) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateBotDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateIntent($project: String!, $bot: String!, $question: String!, $answer: String!) {\n    createIntent(project_id: $project, id_faq_kb: $bot, question: $question, answer: $answer) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateIntentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default }\n  }\n"): typeof import('./graphql.js').ManageKbsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }\n  }\n"): typeof import('./graphql.js').ManageKbContentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ManageKbIndexing($project: String!, $namespace: String!, $after: Int) {\n    kbIndexing(project_id: $project, namespace: $namespace, after: $after) { seq content_id status error }\n  }\n"): typeof import('./graphql.js').ManageKbIndexingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateKb($project: String!, $name: String!) {\n    createKbNamespace(project_id: $project, name: $name) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateKbDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageAddKbContent($project: String!, $namespace: String!, $name: String!, $type: String!, $source: String, $content: String) {\n    createKbContent(project_id: $project, namespace: $namespace, name: $name, type: $type, source: $source, content: $content) { value { _id status } }\n  }\n"): typeof import('./graphql.js').ManageAddKbContentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n"): typeof import('./graphql.js').ManageWebhooksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n"): typeof import('./graphql.js').ManageCreateWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }\n  }\n"): typeof import('./graphql.js').ManageRedeliverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateCannedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n"): typeof import('./graphql.js').ConsoleSigninDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n"): typeof import('./graphql.js').ConsoleSignupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n"): typeof import('./graphql.js').ConsoleProjectsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n"): typeof import('./graphql.js').ConsoleCreateProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInbox($project: String!, $status: String) {\n    requests(project_id: $project, status: $status, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleInboxDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleRequestEvents($project: String!, $after: Int) {\n    projectRequests(project_id: $project, after: $after) { seq name request_id }\n  }\n"): typeof import('./graphql.js').ConsoleRequestEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents tags\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').ConsoleConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleMessageEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').ConsoleReplyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleTake($project: String!, $request: String!) {\n    takeRequest(project_id: $project, request_id: $request) { request_id status participatingAgents }\n  }\n"): typeof import('./graphql.js').ConsoleTakeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleClose($project: String!, $request: String!) {\n    closeRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n"): typeof import('./graphql.js').ConsoleCloseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleReopen($project: String!, $request: String!) {\n    reopenRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n"): typeof import('./graphql.js').ConsoleReopenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {\n    addRequestNote(project_id: $project, request_id: $request, text: $text) { request_id notes { _id text createdAt } }\n  }\n"): typeof import('./graphql.js').ConsoleAddNoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {\n    addRequestTags(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n"): typeof import('./graphql.js').ConsoleAddTagDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCanned($project: String!) {\n    cannedResponses(project_id: $project, limit: 100) { _id title text }\n  }\n"): typeof import('./graphql.js').ConsoleCannedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleRenderCanned($project: String!, $id: String!, $request: String!) {\n    renderCannedResponse(project_id: $project, id: $id, request_id: $request) { text }\n  }\n"): typeof import('./graphql.js').ConsoleRenderCannedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available presence { status } id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleTeamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsolePresence($project: String!, $after: Int) {\n    teammatePresence(project_id: $project, after: $after) { seq status teammate { _id user_available } }\n  }\n"): typeof import('./graphql.js').ConsolePresenceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSetAvailable($project: String!, $available: Boolean!) {\n    updateMyTeammate(project_id: $project, user_available: $available) { _id user_available }\n  }\n"): typeof import('./graphql.js').ConsoleSetAvailableDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleAssignTargetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department, nobot: true) { request_id status }\n  }\n"): typeof import('./graphql.js').ConsoleRouteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n"): typeof import('./graphql.js').ConsoleAssignDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n"): typeof import('./graphql.js').WidgetSigninDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WidgetIsOpen($project: String!) {\n    projectIsOpen(project_id: $project) { isopen }\n  }\n"): typeof import('./graphql.js').WidgetIsOpenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').WidgetMessagesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n"): typeof import('./graphql.js').WidgetMessageEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n"): typeof import('./graphql.js').WidgetRequestStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n"): typeof import('./graphql.js').WidgetRateDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,1019 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ManageTeamQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ManageTeamQuery = { teammates: Array<{ _id: string, role: string, user_available: boolean | null, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null, invitations: Array<{ _id: string, email: string | null, role: string | null, createdAt: string }> | null };
+
+export type ManageInviteMutationVariables = Exact<{
+  project: string;
+  email: string;
+  role: string;
+}>;
+
+
+export type ManageInviteMutation = { inviteTeammate: { success: boolean, pending: boolean } };
+
+export type ManageDepartmentsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ManageDepartmentsQuery = { departments: Array<{ _id: string, name: string, default: boolean, routing: string | null, id_bot: string | null, id_group: string | null, status: number }> | null, groups: Array<{ _id: string, name: string, members: Array<string> }> | null, bots: Array<{ _id: string, name: string }> | null };
+
+export type ManageCreateDepartmentMutationVariables = Exact<{
+  project: string;
+  name: string;
+  routing?: string | null | undefined;
+  bot?: string | null | undefined;
+}>;
+
+
+export type ManageCreateDepartmentMutation = { createDepartment: { _id: string } };
+
+export type ManageCreateGroupMutationVariables = Exact<{
+  project: string;
+  name: string;
+  members?: Array<string> | string | null | undefined;
+}>;
+
+
+export type ManageCreateGroupMutation = { createGroup: { _id: string } };
+
+export type ManageBotsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ManageBotsQuery = { bots: Array<{ _id: string, name: string, type: string, kb_namespace: string | null }> | null, intents: Array<{ _id: string, id_faq_kb: string, intent_display_name: string, question: string | null, answer: string | null }> | null };
+
+export type ManageCreateBotMutationVariables = Exact<{
+  project: string;
+  name: string;
+  template?: string | null | undefined;
+}>;
+
+
+export type ManageCreateBotMutation = { createBot: { _id: string } };
+
+export type ManageCreateIntentMutationVariables = Exact<{
+  project: string;
+  bot: string;
+  question: string;
+  answer: string;
+}>;
+
+
+export type ManageCreateIntentMutation = { createIntent: { _id: string } };
+
+export type ManageKbsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ManageKbsQuery = { kbNamespaces: Array<{ _id: string, name: string, default: boolean }> | null };
+
+export type ManageKbContentsQueryVariables = Exact<{
+  project: string;
+  namespace: string;
+}>;
+
+
+export type ManageKbContentsQuery = { kbContents: { count: number, kbs: Array<{ _id: string, name: string, type: string, source: string | null, status: number, error: string | null }> } | null };
+
+export type ManageKbIndexingSubscriptionVariables = Exact<{
+  project: string;
+  namespace: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ManageKbIndexingSubscription = { kbIndexing: { seq: number, content_id: string, status: number | null, error: string | null } };
+
+export type ManageCreateKbMutationVariables = Exact<{
+  project: string;
+  name: string;
+}>;
+
+
+export type ManageCreateKbMutation = { createKbNamespace: { _id: string } };
+
+export type ManageAddKbContentMutationVariables = Exact<{
+  project: string;
+  namespace: string;
+  name: string;
+  type: string;
+  source?: string | null | undefined;
+  content?: string | null | undefined;
+}>;
+
+
+export type ManageAddKbContentMutation = { createKbContent: { value: { _id: string, status: number } } };
+
+export type ManageWebhooksQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ManageWebhooksQuery = { webhookSubscriptions: Array<{ _id: string, event: string, target: string, enabled: boolean, disabledReason: string | null }> | null };
+
+export type ManageWebhookDeliveriesQueryVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, attempts: Array<{ attempt: number | null, error: string | null, redelivery: boolean }> }> } | null };
+
+export type ManageCreateWebhookMutationVariables = Exact<{
+  project: string;
+  event: string;
+  target: string;
+}>;
+
+
+export type ManageCreateWebhookMutation = { createWebhookSubscription: { _id: string, signingSecret: string } };
+
+export type ManageRedeliverMutationVariables = Exact<{
+  project: string;
+  id: string;
+  delivery: string;
+}>;
+
+
+export type ManageRedeliverMutation = { redeliverWebhook: { _id: string, status: string } };
+
+export type ManageCreateCannedMutationVariables = Exact<{
+  project: string;
+  title: string;
+  text: string;
+}>;
+
+
+export type ManageCreateCannedMutation = { createCannedResponse: { _id: string } };
+
+export type ConsoleSigninMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type ConsoleSigninMutation = { signin: { token: string | null, user: { _id: string, email: string | null, fullName: string | null } } };
+
+export type ConsoleSignupMutationVariables = Exact<{
+  email: string;
+  password: string;
+  firstname?: string | null | undefined;
+  lastname?: string | null | undefined;
+}>;
+
+
+export type ConsoleSignupMutation = { signup: { token: string | null, user: { _id: string, email: string | null, fullName: string | null } } };
+
+export type ConsoleProjectsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleProjectsQuery = { projects: Array<{ _id: string, role: string | null, user_available: boolean | null, id_project: { _id: string, name: string } | null }> | null };
+
+export type ConsoleCreateProjectMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type ConsoleCreateProjectMutation = { createProject: { _id: string, name: string } };
+
+export type ConsoleInboxQueryVariables = Exact<{
+  project: string;
+  status?: string | null | undefined;
+}>;
+
+
+export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+
+export type ConsoleRequestEventsSubscriptionVariables = Exact<{
+  project: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleRequestEventsSubscription = { projectRequests: { seq: number, name: string, request_id: string | null } };
+
+export type ConsoleConversationQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, tags: any, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string }> | null };
+
+export type ConsoleMessageEventsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } | null } };
+
+export type ConsoleReplyMutationVariables = Exact<{
+  project: string;
+  request: string;
+  text: string;
+  attributes?: any;
+}>;
+
+
+export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } };
+
+export type ConsoleTakeMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleTakeMutation = { takeRequest: { request_id: string, status: number, participatingAgents: Array<string> } };
+
+export type ConsoleCloseMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleCloseMutation = { closeRequest: { request_id: string, status: number } };
+
+export type ConsoleReopenMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleReopenMutation = { reopenRequest: { request_id: string, status: number } };
+
+export type ConsoleAddNoteMutationVariables = Exact<{
+  project: string;
+  request: string;
+  text: string;
+}>;
+
+
+export type ConsoleAddNoteMutation = { addRequestNote: { request_id: string, notes: Array<{ _id: string, text: string | null, createdAt: string }> } };
+
+export type ConsoleAddTagMutationVariables = Exact<{
+  project: string;
+  request: string;
+  tag: any;
+}>;
+
+
+export type ConsoleAddTagMutation = { addRequestTags: { request_id: string, tags: any } };
+
+export type ConsoleCannedQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleCannedQuery = { cannedResponses: Array<{ _id: string, title: string, text: string }> | null };
+
+export type ConsoleRenderCannedQueryVariables = Exact<{
+  project: string;
+  id: string;
+  request: string;
+}>;
+
+
+export type ConsoleRenderCannedQuery = { renderCannedResponse: { text: string } | null };
+
+export type ConsoleTeamQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleTeamQuery = { teammates: Array<{ _id: string, role: string, user_available: boolean | null, presence: { status: string }, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
+export type ConsolePresenceSubscriptionVariables = Exact<{
+  project: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsolePresenceSubscription = { teammatePresence: { seq: number, status: string, teammate: { _id: string, user_available: boolean | null } | null } };
+
+export type ConsoleSetAvailableMutationVariables = Exact<{
+  project: string;
+  available: boolean;
+}>;
+
+
+export type ConsoleSetAvailableMutation = { updateMyTeammate: { _id: string, user_available: boolean | null } };
+
+export type ConsoleAssignTargetsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleAssignTargetsQuery = { departments: Array<{ _id: string, name: string }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
+export type ConsoleRouteMutationVariables = Exact<{
+  project: string;
+  request: string;
+  department: string;
+}>;
+
+
+export type ConsoleRouteMutation = { routeRequest: { request_id: string, status: number } };
+
+export type ConsoleAssignMutationVariables = Exact<{
+  project: string;
+  request: string;
+  participants: Array<string> | string;
+}>;
+
+
+export type ConsoleAssignMutation = { setRequestParticipants: { request_id: string, status: number, participatingAgents: Array<string> } };
+
+export type WidgetSigninMutationVariables = Exact<{
+  project: string;
+  name?: string | null | undefined;
+}>;
+
+
+export type WidgetSigninMutation = { signinAnonymously: { token: string | null, user: { _id: string, fullName: string | null, email: string | null } } };
+
+export type WidgetIsOpenQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type WidgetIsOpenQuery = { projectIsOpen: { isopen: boolean } | null };
+
+export type WidgetMessagesQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string }> | null };
+
+export type WidgetSendMutationVariables = Exact<{
+  project: string;
+  request: string;
+  text: string;
+  attributes?: any;
+  sourcePage?: string | null | undefined;
+}>;
+
+
+export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } };
+
+export type WidgetMessageEventsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } | null } };
+
+export type WidgetRequestStatusQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type WidgetRequestStatusQuery = { request: { request_id: string, status: number } | null };
+
+export type WidgetRateMutationVariables = Exact<{
+  project: string;
+  request: string;
+  rate: number;
+  message?: string | null | undefined;
+}>;
+
+
+export type WidgetRateMutation = { rateRequest: { request_id: string, rating: number | null } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const ManageTeamDocument = new TypedDocumentString(`
+    query ManageTeam($project: String!) {
+  teammates(project_id: $project) {
+    _id
+    role
+    user_available
+    id_user {
+      _id
+      fullName
+      email
+    }
+  }
+  invitations(project_id: $project) {
+    _id
+    email
+    role
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ManageTeamQuery, ManageTeamQueryVariables>;
+export const ManageInviteDocument = new TypedDocumentString(`
+    mutation ManageInvite($project: String!, $email: String!, $role: String!) {
+  inviteTeammate(project_id: $project, email: $email, role: $role) {
+    success
+    pending
+  }
+}
+    `) as unknown as TypedDocumentString<ManageInviteMutation, ManageInviteMutationVariables>;
+export const ManageDepartmentsDocument = new TypedDocumentString(`
+    query ManageDepartments($project: String!) {
+  departments(project_id: $project) {
+    _id
+    name
+    default
+    routing
+    id_bot
+    id_group
+    status
+  }
+  groups(project_id: $project) {
+    _id
+    name
+    members
+  }
+  bots(project_id: $project) {
+    _id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ManageDepartmentsQuery, ManageDepartmentsQueryVariables>;
+export const ManageCreateDepartmentDocument = new TypedDocumentString(`
+    mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {
+  createDepartment(
+    project_id: $project
+    name: $name
+    routing: $routing
+    id_bot: $bot
+  ) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateDepartmentMutation, ManageCreateDepartmentMutationVariables>;
+export const ManageCreateGroupDocument = new TypedDocumentString(`
+    mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {
+  createGroup(project_id: $project, name: $name, members: $members) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateGroupMutation, ManageCreateGroupMutationVariables>;
+export const ManageBotsDocument = new TypedDocumentString(`
+    query ManageBots($project: String!) {
+  bots(project_id: $project) {
+    _id
+    name
+    type
+    kb_namespace
+  }
+  intents(project_id: $project, limit: 0) {
+    _id
+    id_faq_kb
+    intent_display_name
+    question
+    answer
+  }
+}
+    `) as unknown as TypedDocumentString<ManageBotsQuery, ManageBotsQueryVariables>;
+export const ManageCreateBotDocument = new TypedDocumentString(`
+    mutation ManageCreateBot($project: String!, $name: String!, $template: String) {
+  createBot(project_id: $project, name: $name, template: $template) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateBotMutation, ManageCreateBotMutationVariables>;
+export const ManageCreateIntentDocument = new TypedDocumentString(`
+    mutation ManageCreateIntent($project: String!, $bot: String!, $question: String!, $answer: String!) {
+  createIntent(
+    project_id: $project
+    id_faq_kb: $bot
+    question: $question
+    answer: $answer
+  ) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateIntentMutation, ManageCreateIntentMutationVariables>;
+export const ManageKbsDocument = new TypedDocumentString(`
+    query ManageKbs($project: String!) {
+  kbNamespaces(project_id: $project) {
+    _id
+    name
+    default
+  }
+}
+    `) as unknown as TypedDocumentString<ManageKbsQuery, ManageKbsQueryVariables>;
+export const ManageKbContentsDocument = new TypedDocumentString(`
+    query ManageKbContents($project: String!, $namespace: String!) {
+  kbContents(project_id: $project, namespace: $namespace, limit: 100) {
+    count
+    kbs {
+      _id
+      name
+      type
+      source
+      status
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ManageKbContentsQuery, ManageKbContentsQueryVariables>;
+export const ManageKbIndexingDocument = new TypedDocumentString(`
+    subscription ManageKbIndexing($project: String!, $namespace: String!, $after: Int) {
+  kbIndexing(project_id: $project, namespace: $namespace, after: $after) {
+    seq
+    content_id
+    status
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<ManageKbIndexingSubscription, ManageKbIndexingSubscriptionVariables>;
+export const ManageCreateKbDocument = new TypedDocumentString(`
+    mutation ManageCreateKb($project: String!, $name: String!) {
+  createKbNamespace(project_id: $project, name: $name) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateKbMutation, ManageCreateKbMutationVariables>;
+export const ManageAddKbContentDocument = new TypedDocumentString(`
+    mutation ManageAddKbContent($project: String!, $namespace: String!, $name: String!, $type: String!, $source: String, $content: String) {
+  createKbContent(
+    project_id: $project
+    namespace: $namespace
+    name: $name
+    type: $type
+    source: $source
+    content: $content
+  ) {
+    value {
+      _id
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ManageAddKbContentMutation, ManageAddKbContentMutationVariables>;
+export const ManageWebhooksDocument = new TypedDocumentString(`
+    query ManageWebhooks($project: String!) {
+  webhookSubscriptions(project_id: $project) {
+    _id
+    event
+    target
+    enabled
+    disabledReason
+  }
+}
+    `) as unknown as TypedDocumentString<ManageWebhooksQuery, ManageWebhooksQueryVariables>;
+export const ManageWebhookDeliveriesDocument = new TypedDocumentString(`
+    query ManageWebhookDeliveries($project: String!, $id: String!) {
+  webhookDeliveries(project_id: $project, id: $id, limit: 20) {
+    count
+    deliveries {
+      _id
+      event
+      status
+      createdAt
+      attempts {
+        attempt
+        error
+        redelivery
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ManageWebhookDeliveriesQuery, ManageWebhookDeliveriesQueryVariables>;
+export const ManageCreateWebhookDocument = new TypedDocumentString(`
+    mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {
+  createWebhookSubscription(project_id: $project, event: $event, target: $target) {
+    _id
+    signingSecret
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateWebhookMutation, ManageCreateWebhookMutationVariables>;
+export const ManageRedeliverDocument = new TypedDocumentString(`
+    mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {
+  redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) {
+    _id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ManageRedeliverMutation, ManageRedeliverMutationVariables>;
+export const ManageCreateCannedDocument = new TypedDocumentString(`
+    mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {
+  createCannedResponse(project_id: $project, title: $title, text: $text) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageCreateCannedMutation, ManageCreateCannedMutationVariables>;
+export const ConsoleSigninDocument = new TypedDocumentString(`
+    mutation ConsoleSignin($email: String!, $password: String!) {
+  signin(email: $email, password: $password) {
+    token
+    user {
+      _id
+      email
+      fullName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSigninMutation, ConsoleSigninMutationVariables>;
+export const ConsoleSignupDocument = new TypedDocumentString(`
+    mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {
+  signup(
+    email: $email
+    password: $password
+    firstname: $firstname
+    lastname: $lastname
+  ) {
+    token
+    user {
+      _id
+      email
+      fullName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSignupMutation, ConsoleSignupMutationVariables>;
+export const ConsoleProjectsDocument = new TypedDocumentString(`
+    query ConsoleProjects {
+  projects {
+    _id
+    role
+    user_available
+    id_project {
+      _id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleProjectsQuery, ConsoleProjectsQueryVariables>;
+export const ConsoleCreateProjectDocument = new TypedDocumentString(`
+    mutation ConsoleCreateProject($name: String!) {
+  createProject(name: $name) {
+    _id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateProjectMutation, ConsoleCreateProjectMutationVariables>;
+export const ConsoleInboxDocument = new TypedDocumentString(`
+    query ConsoleInbox($project: String!, $status: String) {
+  requests(project_id: $project, status: $status, limit: 100) {
+    count
+    requests {
+      _id
+      request_id
+      ticket_id
+      status
+      first_text
+      createdAt
+      updatedAt
+      hasBot
+      participatingAgents
+      tags
+      lead {
+        _id
+        fullname
+        email
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInboxQuery, ConsoleInboxQueryVariables>;
+export const ConsoleRequestEventsDocument = new TypedDocumentString(`
+    subscription ConsoleRequestEvents($project: String!, $after: Int) {
+  projectRequests(project_id: $project, after: $after) {
+    seq
+    name
+    request_id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRequestEventsSubscription, ConsoleRequestEventsSubscriptionVariables>;
+export const ConsoleConversationDocument = new TypedDocumentString(`
+    query ConsoleConversation($project: String!, $request: String!) {
+  request(project_id: $project, request_id: $request) {
+    _id
+    request_id
+    ticket_id
+    status
+    first_text
+    participatingAgents
+    tags
+    lead {
+      _id
+      fullname
+      email
+    }
+    notes {
+      _id
+      text
+      createdAt
+    }
+  }
+  messages(project_id: $project, request_id: $request) {
+    _id
+    sender
+    senderFullname
+    text
+    type
+    metadata
+    attributes
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
+export const ConsoleMessageEventsDocument = new TypedDocumentString(`
+    subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {
+  requestMessages(project_id: $project, request_id: $request, after: $after) {
+    seq
+    message {
+      _id
+      sender
+      senderFullname
+      text
+      type
+      metadata
+      attributes
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMessageEventsSubscription, ConsoleMessageEventsSubscriptionVariables>;
+export const ConsoleReplyDocument = new TypedDocumentString(`
+    mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {
+  sendMessage(
+    project_id: $project
+    request_id: $request
+    text: $text
+    attributes: $attributes
+  ) {
+    _id
+    sender
+    senderFullname
+    text
+    type
+    metadata
+    attributes
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReplyMutation, ConsoleReplyMutationVariables>;
+export const ConsoleTakeDocument = new TypedDocumentString(`
+    mutation ConsoleTake($project: String!, $request: String!) {
+  takeRequest(project_id: $project, request_id: $request) {
+    request_id
+    status
+    participatingAgents
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTakeMutation, ConsoleTakeMutationVariables>;
+export const ConsoleCloseDocument = new TypedDocumentString(`
+    mutation ConsoleClose($project: String!, $request: String!) {
+  closeRequest(project_id: $project, request_id: $request) {
+    request_id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCloseMutation, ConsoleCloseMutationVariables>;
+export const ConsoleReopenDocument = new TypedDocumentString(`
+    mutation ConsoleReopen($project: String!, $request: String!) {
+  reopenRequest(project_id: $project, request_id: $request) {
+    request_id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReopenMutation, ConsoleReopenMutationVariables>;
+export const ConsoleAddNoteDocument = new TypedDocumentString(`
+    mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {
+  addRequestNote(project_id: $project, request_id: $request, text: $text) {
+    request_id
+    notes {
+      _id
+      text
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddNoteMutation, ConsoleAddNoteMutationVariables>;
+export const ConsoleAddTagDocument = new TypedDocumentString(`
+    mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {
+  addRequestTags(project_id: $project, request_id: $request, tag: $tag) {
+    request_id
+    tags
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddTagMutation, ConsoleAddTagMutationVariables>;
+export const ConsoleCannedDocument = new TypedDocumentString(`
+    query ConsoleCanned($project: String!) {
+  cannedResponses(project_id: $project, limit: 100) {
+    _id
+    title
+    text
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCannedQuery, ConsoleCannedQueryVariables>;
+export const ConsoleRenderCannedDocument = new TypedDocumentString(`
+    query ConsoleRenderCanned($project: String!, $id: String!, $request: String!) {
+  renderCannedResponse(project_id: $project, id: $id, request_id: $request) {
+    text
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRenderCannedQuery, ConsoleRenderCannedQueryVariables>;
+export const ConsoleTeamDocument = new TypedDocumentString(`
+    query ConsoleTeam($project: String!) {
+  teammates(project_id: $project) {
+    _id
+    role
+    user_available
+    presence {
+      status
+    }
+    id_user {
+      _id
+      fullName
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTeamQuery, ConsoleTeamQueryVariables>;
+export const ConsolePresenceDocument = new TypedDocumentString(`
+    subscription ConsolePresence($project: String!, $after: Int) {
+  teammatePresence(project_id: $project, after: $after) {
+    seq
+    status
+    teammate {
+      _id
+      user_available
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePresenceSubscription, ConsolePresenceSubscriptionVariables>;
+export const ConsoleSetAvailableDocument = new TypedDocumentString(`
+    mutation ConsoleSetAvailable($project: String!, $available: Boolean!) {
+  updateMyTeammate(project_id: $project, user_available: $available) {
+    _id
+    user_available
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSetAvailableMutation, ConsoleSetAvailableMutationVariables>;
+export const ConsoleAssignTargetsDocument = new TypedDocumentString(`
+    query ConsoleAssignTargets($project: String!) {
+  departments(project_id: $project) {
+    _id
+    name
+  }
+  teammates(project_id: $project) {
+    _id
+    role
+    id_user {
+      _id
+      fullName
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssignTargetsQuery, ConsoleAssignTargetsQueryVariables>;
+export const ConsoleRouteDocument = new TypedDocumentString(`
+    mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {
+  routeRequest(
+    project_id: $project
+    request_id: $request
+    departmentid: $department
+    nobot: true
+  ) {
+    request_id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRouteMutation, ConsoleRouteMutationVariables>;
+export const ConsoleAssignDocument = new TypedDocumentString(`
+    mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {
+  setRequestParticipants(
+    project_id: $project
+    request_id: $request
+    participants: $participants
+  ) {
+    request_id
+    status
+    participatingAgents
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssignMutation, ConsoleAssignMutationVariables>;
+export const WidgetSigninDocument = new TypedDocumentString(`
+    mutation WidgetSignin($project: String!, $name: String) {
+  signinAnonymously(id_project: $project, firstname: $name) {
+    token
+    user {
+      _id
+      fullName
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetSigninMutation, WidgetSigninMutationVariables>;
+export const WidgetIsOpenDocument = new TypedDocumentString(`
+    query WidgetIsOpen($project: String!) {
+  projectIsOpen(project_id: $project) {
+    isopen
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetIsOpenQuery, WidgetIsOpenQueryVariables>;
+export const WidgetMessagesDocument = new TypedDocumentString(`
+    query WidgetMessages($project: String!, $request: String!) {
+  messages(project_id: $project, request_id: $request) {
+    _id
+    sender
+    senderFullname
+    text
+    type
+    metadata
+    attributes
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
+export const WidgetSendDocument = new TypedDocumentString(`
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {
+  sendMessage(
+    project_id: $project
+    request_id: $request
+    text: $text
+    attributes: $attributes
+    sourcePage: $sourcePage
+  ) {
+    _id
+    sender
+    senderFullname
+    text
+    type
+    metadata
+    attributes
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetSendMutation, WidgetSendMutationVariables>;
+export const WidgetMessageEventsDocument = new TypedDocumentString(`
+    subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {
+  requestMessages(project_id: $project, request_id: $request, after: $after) {
+    seq
+    name
+    message {
+      _id
+      sender
+      senderFullname
+      text
+      type
+      metadata
+      attributes
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetMessageEventsSubscription, WidgetMessageEventsSubscriptionVariables>;
+export const WidgetRequestStatusDocument = new TypedDocumentString(`
+    query WidgetRequestStatus($project: String!, $request: String!) {
+  request(project_id: $project, request_id: $request) {
+    request_id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetRequestStatusQuery, WidgetRequestStatusQueryVariables>;
+export const WidgetRateDocument = new TypedDocumentString(`
+    mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {
+  rateRequest(
+    project_id: $project
+    request_id: $request
+    rate: $rate
+    rate_message: $message
+  ) {
+    request_id
+    rating
+  }
+}
+    `) as unknown as TypedDocumentString<WidgetRateMutation, WidgetRateMutationVariables>;

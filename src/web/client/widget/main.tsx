@@ -1,0 +1,291 @@
+import { StrictMode, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { createRoot } from 'react-dom/client';
+import { liveClient, request, setApiBase, subscribe } from '../api.js';
+import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
+import { ProjectIsOpen, SigninAnonymously, WidgetMessageEvents, WidgetMessages, WidgetRate, WidgetRequestStatus, WidgetSend } from './operations.js';
+import { widgetCss } from './style.js';
+
+// The visitor widget: a launcher button and a chat panel, mounted by /widget.js into a shadow root
+// of the host page (its styles and the page's do not mix). The visitor signs in anonymously; the
+// conversation starts with their first message; everything else arrives over graphql-ws.
+
+interface Session {
+  token: string;
+  userId: string;
+  fullName: string;
+  email?: string | null;
+  requestId: string;
+}
+
+const newRequestId = () => `support-group-${crypto.randomUUID()}`;
+const storageKey = (projectId: string) => `support-widget:${projectId}`;
+
+function loadSession(projectId: string): Session | null {
+  try {
+    return JSON.parse(localStorage.getItem(storageKey(projectId)) ?? 'null') as Session | null;
+  } catch {
+    return null;
+  }
+}
+
+function Widget({ projectId }: { projectId: string }) {
+  const [open, setOpen] = useState(false);
+  const [session, setSession] = useState<Session | null>(() => loadSession(projectId));
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [started, setStarted] = useState(false);
+  const [closed, setClosed] = useState(false);
+  const [rated, setRated] = useState(false);
+  const [away, setAway] = useState(false);
+  const [connected, setConnected] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+
+  const save = useCallback(
+    (next: Session) => {
+      localStorage.setItem(storageKey(projectId), JSON.stringify(next));
+      setSession(next);
+    },
+    [projectId],
+  );
+
+  useEffect(() => {
+    request(ProjectIsOpen, { project: projectId }).then((r) => setAway(!r.projectIsOpen.isopen), () => {});
+  }, [projectId]);
+
+  // Signs in anonymously the first time the panel opens.
+  useEffect(() => {
+    if (!open || session) return;
+    request(SigninAnonymously, { project: projectId }).then(
+      (r) => save({ token: r.signinAnonymously.token!, userId: r.signinAnonymously.user._id, fullName: r.signinAnonymously.user.fullName ?? 'Visitor', email: r.signinAnonymously.user.email, requestId: newRequestId() }),
+      (e: Error) => setError(e.message),
+    );
+  }, [open, session, projectId, save]);
+
+  const client = useMemo(() => (session ? liveClient(session.token, setConnected) : null), [session?.token]);
+  useEffect(() => () => void client?.dispose(), [client]);
+
+  // A returning visitor: the conversation they had, if it exists.
+  useEffect(() => {
+    if (!session) return;
+    request(WidgetMessages, { project: projectId, request: session.requestId }, session.token).then(
+      (r) => {
+        setMessages((m) => merged(m, r.messages));
+        setStarted(r.messages.length > 0);
+      },
+      () => {},
+    );
+  }, [session?.requestId, session?.token, projectId]);
+
+  useEffect(() => {
+    if (!client || !session || !started) return;
+    const reread = () =>
+      void request(WidgetMessages, { project: projectId, request: session.requestId }, session.token).then((r) => setMessages((m) => merged(m, r.messages)), () => {});
+    const off = subscribe(
+      client,
+      WidgetMessageEvents,
+      { project: projectId, request: session.requestId },
+      (d) => d.requestMessages.seq,
+      (d) => {
+        const message = d.requestMessages.message;
+        if (message) setMessages((m) => merged(m, [message]));
+      },
+      reread,
+    );
+    // What arrived between the first answer and the subscription.
+    reread();
+    return off;
+  }, [client, session?.requestId, started, projectId]);
+
+  // Whether the conversation was closed (to ask for a rating): end users may not follow the
+  // project's request events, so the widget asks for its request's status while the panel is open.
+  useEffect(() => {
+    if (!open || !session || !started || closed) return;
+    const check = () =>
+      request(WidgetRequestStatus, { project: projectId, request: session.requestId }, session.token).then(
+        (r) => setClosed(r.request.status === 1000),
+        () => {},
+      );
+    void check();
+    const timer = setInterval(check, 3000);
+    return () => clearInterval(timer);
+  }, [open, session?.requestId, started, closed, messages.length, projectId]);
+
+  const visible = messages.filter((m) => !isHiddenMessage(m));
+  const last = visible[visible.length - 1];
+  const inputDisabled = last?.attributes?.disableInputMessage === true;
+  // Both last until the next message arrives.
+  const placeholder: string = last?.attributes?.inputMessagePlaceholder ?? 'Type your message…';
+
+  // The team may send back the visitor's details (updateUserEmail / updateUserFullname).
+  useEffect(() => {
+    if (!session || !last || last.sender === session.userId) return;
+    const email = last.attributes?.updateUserEmail;
+    const fullName = last.attributes?.updateUserFullname;
+    if ((email && email !== session.email) || (fullName && fullName !== session.fullName)) {
+      save({ ...session, email: email ?? session.email, fullName: fullName ?? session.fullName });
+    }
+  }, [last?._id]);
+
+  useEffect(() => {
+    list.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
+  }, [visible.length]);
+
+  async function send(text: string) {
+    if (!session || !text.trim()) return;
+    setError(null);
+    try {
+      const r = await request(
+        WidgetSend,
+        { project: projectId, request: session.requestId, text, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName }, sourcePage: location.href },
+        session.token,
+      );
+      setMessages((m) => merged(m, [r.sendMessage]));
+      setStarted(true);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const text = draft;
+    setDraft('');
+    void send(text);
+  }
+
+  async function rate(value: number) {
+    if (!session) return;
+    await request(WidgetRate, { project: projectId, request: session.requestId, rate: value }, session.token);
+    setRated(true);
+  }
+
+  function newConversation() {
+    if (!session) return;
+    save({ ...session, requestId: newRequestId() });
+    setMessages([]);
+    setStarted(false);
+    setClosed(false);
+    setRated(false);
+  }
+
+  return (
+    <div className="sw-root">
+      {open && (
+        <section className="sw-panel" role="dialog" aria-label="Chat with us" aria-modal="false">
+          <header className="sw-header">
+            <h2>Chat with us</h2>
+            <span className="sw-who" data-testid="widget-user">
+              {session ? `${session.fullName}${session.email ? ` · ${session.email}` : ''}` : 'Signing in…'}
+            </span>
+            <button type="button" className="sw-close" aria-label="Close the chat" onClick={() => setOpen(false)}>
+              ×
+            </button>
+          </header>
+          {away && (
+            <p className="sw-away" role="status">
+              The team is away right now: leave a message and we will answer as soon as we are back.
+            </p>
+          )}
+          {started && !connected && <p className="sw-offline" role="status">Reconnecting…</p>}
+          <ol className="sw-messages" ref={list} aria-live="polite" aria-label="Messages">
+            {visible.map((m) => (
+              <li key={m._id} className={m.sender === session?.userId ? 'sw-msg sw-mine' : 'sw-msg sw-theirs'} data-testid="widget-message">
+                {m.sender !== session?.userId && <span className="sw-sender">{m.senderFullname}</span>}
+                {m.type === 'image' && m.metadata?.src && <img src={m.metadata.src} alt={m.text || 'image'} className="sw-image" />}
+                {m.text && <span className="sw-text">{m.text}</span>}
+                {buttonsOf(m).length > 0 && (
+                  <span className="sw-buttons">
+                    {buttonsOf(m).map((b, i) =>
+                      b.type === 'url' && b.link ? (
+                        <a key={i} className="sw-button" href={b.link} target="_blank" rel="noopener noreferrer">
+                          {b.value}
+                        </a>
+                      ) : (
+                        <button key={i} type="button" className="sw-button" onClick={() => void send(b.value)} disabled={m !== last}>
+                          {b.value}
+                        </button>
+                      ),
+                    )}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+          {error && (
+            <p className="sw-error" role="alert">
+              {error}
+            </p>
+          )}
+          {closed ? (
+            <div className="sw-rating">
+              {rated ? (
+                <p role="status">Thank you for your rating!</p>
+              ) : (
+                <fieldset>
+                  <legend>The conversation is closed. How did we do?</legend>
+                  {[1, 2, 3, 4, 5].map((n) => (
+                    <button key={n} type="button" aria-label={`${n} out of 5`} onClick={() => void rate(n)}>
+                      {'★'.repeat(n)}
+                    </button>
+                  ))}
+                </fieldset>
+              )}
+              <button type="button" onClick={newConversation}>
+                New conversation
+              </button>
+            </div>
+          ) : (
+            <form className="sw-input" onSubmit={onSubmit}>
+              <label className="sw-visually-hidden" htmlFor="sw-text">
+                Your message
+              </label>
+              <input
+                id="sw-text"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                placeholder={placeholder}
+                disabled={!session || inputDisabled}
+                autoComplete="off"
+              />
+              <button type="submit" disabled={!session || inputDisabled || !draft.trim()}>
+                Send
+              </button>
+            </form>
+          )}
+        </section>
+      )}
+      <button type="button" className="sw-launcher" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? 'Close chat' : 'Chat with us'}
+      </button>
+    </div>
+  );
+}
+
+/** Mounts the widget for the project named by the script tag (`data-project-id`) or the page's `?project_id=`. */
+function mount() {
+  const script = document.querySelector<HTMLScriptElement>('script[data-project-id]');
+  const projectId = script?.dataset.projectId || new URLSearchParams(location.search).get('project_id');
+  // Embedded in another site, the widget still talks to the server it was loaded from.
+  if (script?.src) setApiBase(new URL(script.src).origin);
+  if (!projectId) {
+    console.warn('support widget: no project id (data-project-id on the script tag)');
+    return;
+  }
+  const host = document.createElement('div');
+  host.id = 'support-widget';
+  document.body.appendChild(host);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const style = document.createElement('style');
+  style.textContent = widgetCss;
+  const container = document.createElement('div');
+  shadow.append(style, container);
+  createRoot(container).render(
+    <StrictMode>
+      <Widget projectId={projectId} />
+    </StrictMode>,
+  );
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mount);
+else mount();

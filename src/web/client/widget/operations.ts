@@ -1,0 +1,54 @@
+import { graphql } from '../gql/index.js';
+
+export const SigninAnonymously = graphql(`
+  mutation WidgetSignin($project: String!, $name: String) {
+    signinAnonymously(id_project: $project, firstname: $name) {
+      token
+      user { _id fullName email }
+    }
+  }
+`);
+
+export const ProjectIsOpen = graphql(`
+  query WidgetIsOpen($project: String!) {
+    projectIsOpen(project_id: $project) { isopen }
+  }
+`);
+
+export const WidgetMessages = graphql(`
+  query WidgetMessages($project: String!, $request: String!) {
+    messages(project_id: $project, request_id: $request) {
+      _id sender senderFullname text type metadata attributes createdAt
+    }
+  }
+`);
+
+export const WidgetSend = graphql(`
+  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {
+    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {
+      _id sender senderFullname text type metadata attributes createdAt
+    }
+  }
+`);
+
+export const WidgetMessageEvents = graphql(`
+  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {
+    requestMessages(project_id: $project, request_id: $request, after: $after) {
+      seq
+      name
+      message { _id sender senderFullname text type metadata attributes createdAt }
+    }
+  }
+`);
+
+export const WidgetRequestStatus = graphql(`
+  query WidgetRequestStatus($project: String!, $request: String!) {
+    request(project_id: $project, request_id: $request) { request_id status }
+  }
+`);
+
+export const WidgetRate = graphql(`
+  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {
+    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }
+  }
+`);

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../src/app.js';
+import { TestApp, testEnvironment } from './helpers/app.js';
+import { eventually, newRequestId, send } from './helpers/conversations.js';
+
+// Nothing committed is missed, bots included: a process killed after a visitor's message commits
+// and before the bot answers it leaves the message to the next process, which answers it once.
+// Embedded mode runs both processes one after the other on the same PGlite data directory.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Node {
+  child: ChildProcess;
+  client: TestApp;
+  /** The JSON lines the node printed so far. */
+  lines(): Array<Record<string, unknown>>;
+}
+
+async function startNode(env: Record<string, string>): Promise<Node> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/bot-node-process.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const lines = () =>
+    output.split('\n').flatMap((line) => {
+      try {
+        const value = JSON.parse(line);
+        return value && typeof value === 'object' ? [value as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+  const url = await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`node exited: ${output}`);
+    return lines().find((line) => typeof line.url === 'string')?.url as string | undefined;
+  }, 60_000);
+  // Only its HTTP methods are used: the app lives in the child process.
+  return { child, client: new TestApp(undefined as unknown as App, async () => {}, url), lines };
+}
+
+interface Message {
+  _id: string;
+  sender: string;
+  text: string;
+  attributes?: Record<string, unknown>;
+}
+
+describe('bot answers recovered from the log', () => {
+  it('answers, exactly once, a message whose process died before its bot answered', async () => {
+    const environment = await testEnvironment({ BOT_SWEEP_INTERVAL: '200ms', BOT_SWEEP_GRACE: '200ms' });
+    cleanups.push(() => environment.dispose());
+    const { config } = environment;
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries({
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      DATA_DIR: config.dataDir,
+      JWT_SECRET: config.jwtSecret,
+      DATABASE_URL: config.databaseUrl,
+      REDIS_URL: config.redisUrl,
+      REDIS_PREFIX: config.redisPrefix,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BCRYPT_ROUNDS: '4',
+      BOT_SWEEP_INTERVAL: '200ms',
+      BOT_SWEEP_GRACE: '200ms',
+    })) {
+      if (value !== undefined) env[key] = value;
+    }
+    if (!config.databaseUrl) delete env.DATABASE_URL;
+    if (!config.redisUrl) delete env.REDIS_URL;
+
+    // The first node commits messages but never lets its bots answer.
+    const first = await startNode({ ...env, STALL_BOT_TURNS: '1' });
+    const api = first.client;
+    const owner = await api.newUser('owner');
+    const project = await api.post('/v3/projects', { token: owner.token, body: { name: 'Bot recovery' } });
+    const projectId = project.body._id as string;
+    const bot = await api.post(`/v3/${projectId}/bots`, { token: owner.token, body: { name: 'Ada' } });
+    expect(bot.status).toBe(200);
+    const botId = bot.body._id as string;
+    const department = await api.post(`/v3/${projectId}/departments`, {
+      token: owner.token,
+      body: { name: 'Bot desk', routing: 'assigned', id_bot: botId },
+    });
+    expect(department.status).toBe(200);
+    const visitor = await api.post('/v3/auth/signinAnonymously', { body: { id_project: projectId, firstname: 'Visitor' } });
+    const visitorToken = visitor.body.token as string;
+    const requestId = newRequestId();
+    const sent = await send(api, projectId, visitorToken, requestId, { text: 'hello', departmentid: department.body._id });
+    expect(sent.status).toBe(200);
+
+    // Killed once the message committed and reached the bot engine, before any answer.
+    const stalled = await eventually(async () => first.lines().find((line) => typeof line.stalled === 'string')?.stalled as string | undefined);
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+
+    const second = await startNode(env);
+    const messagesOf = async () => {
+      const res = await second.client.get(`/v3/${projectId}/requests/${requestId}/messages`, { token: owner.token });
+      expect(res.status).toBe(200);
+      return res.body as Message[];
+    };
+    const answersTo = (messages: Message[], messageId: string) =>
+      messages.filter((m) => m.sender === `bot_${botId}` && m.attributes?.inReplyTo === messageId);
+    await eventually(async () => answersTo(await messagesOf(), stalled).length > 0, 30_000);
+
+    // The conversation goes on live; the recovered message keeps its single answer.
+    const next = await send(second.client, projectId, visitorToken, requestId, { text: 'are you there?' });
+    expect(next.status).toBe(200);
+    const messages = await eventually(async () => {
+      const all = await messagesOf();
+      const asked = all.find((m) => m.text === 'are you there?');
+      return asked && answersTo(all, asked._id).length > 0 ? all : undefined;
+    }, 30_000);
+    expect(answersTo(messages, stalled)).toHaveLength(1);
+  }, 180_000);
+});

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type TestApp } from './helpers/app.js';
+
+// The browser clients come from the server itself (bundled in-process by esbuild on first use):
+// pages, scripts and styles, with nothing to fetch elsewhere.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = (await createTestServer()).client;
+});
+afterAll(() => t?.close());
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.baseUrl}${path}`, { headers });
+
+describe('browser clients served by the server', () => {
+  it('serves /widget.js as a script with an ETag, and 304 when the client has it', async () => {
+    const res = await get('/widget.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await res.text()).length).toBeGreaterThan(10_000);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await get('/widget.js', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+  }, 60_000);
+
+  it('serves the console page, its script and its styles', async () => {
+    const page = await get('/console');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('<script src="/console/app.js" defer></script>');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const script = await get('/console/app.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    const css = await get('/console/app.css');
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await css.text()).toContain('.workspace');
+  }, 60_000);
+
+  it('embeds the widget of the project named in the demo page address, escaped', async () => {
+    const res = await get('/widget/demo?project_id=abc%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('data-project-id="abc&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;"');
+    expect(html).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('tells how to use the demo page when the address has no project id', async () => {
+    const html = await (await get('/widget/demo')).text();
+    expect(html).toContain('role="alert"');
+    expect(html).not.toContain('/widget.js" data-project-id');
+  });
+
+  it('leaves other methods on these paths to the API (no page for a POST)', async () => {
+    const res = await fetch(`${t.baseUrl}/console`, { method: 'POST' });
+    expect(res.status).not.toBe(200);
+  });
+});
