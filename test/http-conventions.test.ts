@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createInfrastructure } from '../src/infra/index.js';
+import { compressionThresholdBytes } from '../src/http/compression.js';
 import { createLogger } from '../src/infra/logger.js';
 import { createTestApp, serveTestApp, testEnvironment, type SeededProject, type TestApp } from './helpers/app.js';
 
@@ -120,12 +121,12 @@ describe('with the default CORS_ORIGINS (*)', () => {
   });
 
   it('compresses large JSON with br or gzip as the client accepts, from both the lanes and yoga', async () => {
-    // Enough departments for a list over a kilobyte.
-    for (let i = 0; i < 12; i++) await t.post(`/v3/${p.projectId}/departments`, { token: p.admin.token, body: { name: `Department number ${i} with a long name` } });
+    // Enough departments for a list over the threshold.
+    for (let i = 0; i < 30; i++) await t.post(`/v3/${p.projectId}/departments`, { token: p.admin.token, body: { name: `Department number ${i} with a long name` } });
     for (const path of [`/v3/${p.projectId}/departments`, '/v3/openapi.json']) {
       const plain = await raw(`${t.baseUrl}${path}`, { headers: { authorization: p.agent.token } });
       expect(plain.headers['content-encoding'], path).toBeUndefined();
-      expect(plain.body.length, path).toBeGreaterThan(1024);
+      expect(plain.body.length, path).toBeGreaterThan(compressionThresholdBytes);
       const gzip = await raw(`${t.baseUrl}${path}`, { headers: { authorization: p.agent.token, 'accept-encoding': 'gzip' } });
       expect(gzip.headers['content-encoding'], path).toBe('gzip');
       expect(gzip.headers.vary, path).toContain('accept-encoding');
@@ -149,10 +150,18 @@ describe('with the default CORS_ORIGINS (*)', () => {
     expect(JSON.parse(gunzipSync(answer.body).toString()).data.__schema.types.length).toBeGreaterThan(10);
   });
 
-  it('leaves answers under a kilobyte uncompressed', async () => {
-    const answer = await raw(`${t.baseUrl}/health`, { headers: { 'accept-encoding': 'gzip, br' } });
-    expect(answer.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(answer.body.toString())).toEqual({ status: 'ok' });
+  it('leaves answers under 8 KB uncompressed: a health check, a posted message with its request', async () => {
+    const health = await raw(`${t.baseUrl}/health`, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(health.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(health.body.toString())).toEqual({ status: 'ok' });
+    const message = await raw(`${t.baseUrl}/v3/${p.projectId}/requests/support-group-plain/messages`, {
+      method: 'POST',
+      headers: { authorization: p.guest.token, 'content-type': 'application/json', 'accept-encoding': 'gzip, br' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(message.headers['content-encoding']).toBeUndefined();
+    expect(message.body.length).toBeGreaterThan(1024);
+    expect(JSON.parse(message.body.toString())).toMatchObject({ text: 'hello' });
   });
 });
 

@@ -82,12 +82,14 @@ const leadDetailsInput = z.object({
   updateUserFullname: z.string().trim().min(1, 'must not be empty').max(200).optional(),
 });
 
+const leadDetailsAttributes = z.object({ attributes: leadDetailsInput });
+
 /**
  * The user details a message sends back to the widget (`attributes.updateUserEmail`,
  * `updateUserFullname`), which the request's lead takes too; null when it sends none.
  */
 function leadDetails(attributes: Record<string, unknown>) {
-  const { updateUserEmail, updateUserFullname } = parseInput(z.object({ attributes: leadDetailsInput }), { attributes }).attributes;
+  const { updateUserEmail, updateUserFullname } = parseInput(leadDetailsAttributes, { attributes }).attributes;
   if (updateUserEmail === undefined && updateUserFullname === undefined) return null;
   return { ...(updateUserEmail !== undefined ? { email: updateUserEmail } : {}), ...(updateUserFullname !== undefined ? { fullname: updateUserFullname } : {}) };
 }
