@@ -1,4 +1,4 @@
-import { lexicographicSortSchema } from 'graphql';
+import { lexicographicSortSchema, parse, printType, type ObjectTypeDefinitionNode } from 'graphql';
 import { builder } from './builder.js';
 import './scalars.js';
 import '../realtime/schema.js';
@@ -53,6 +53,13 @@ export const restRoutes = {
 };
 
 export const schema = builder.toSchema();
+
+// SOFA reads each route argument's description from its root type's AST node and, for a type with
+// none (a code-first schema has none), prints and parses the whole root type again for every
+// argument: most of the time an app took to build. The nodes are made once, here.
+for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+  if (root && !root.astNode) root.astNode = parse(printType(root)).definitions[0] as ObjectTypeDefinitionNode;
+}
 
 /** Further paths of some fields (older names clients still call), served exactly as their route. */
 export const restAliases = {
