@@ -3,7 +3,9 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
+import path from 'node:path';
 import { TestApp, testEnvironment } from './helpers/app.js';
+import { loadEmbeddedImage } from './helpers/data-dir.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 
 // Nothing committed is missed, bots included: a process killed after a visitor's message commits
@@ -63,6 +65,8 @@ describe('bot answers recovered from the log', () => {
     const environment = await testEnvironment({ BOT_SWEEP_INTERVAL: '200ms', BOT_SWEEP_GRACE: '200ms' });
     cleanups.push(() => environment.dispose());
     const { config } = environment;
+    // Both processes open the same data directory: migrated already, from the suite's image.
+    if (!config.databaseUrl) await loadEmbeddedImage(path.join(config.dataDir, 'db'));
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries({
       ...process.env,

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { serviceDataDir } from './helpers/data-dir.js';
 import { createTestDatabase, productionMode, redisUrl, uniqueName } from './helpers/environment.js';
 
 // The service as an operator runs it: `npm start` in its own process, stopped with real signals.
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 async function startService(env: Record<string, string>): Promise<Service> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sp-lifecycle-'));
+  const dataDir = await serviceDataDir('sp-lifecycle-');
   const database = productionMode ? await createTestDatabase() : undefined;
   const npm = spawn('npm', ['start'], {
     cwd: root,

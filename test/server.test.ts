@@ -4,6 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { serviceDataDir } from './helpers/data-dir.js';
 import { createTestDatabase, productionMode, redisUrl } from './helpers/environment.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -72,7 +73,7 @@ describe('the server process', () => {
   });
 
   it('serves, logs one line per request without secrets, and drains on SIGTERM', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'sp-proc-'));
+    const dataDir = await serviceDataDir('sp-proc-');
     const database = productionMode ? await createTestDatabase() : undefined;
     const proc = startProcess({
       PORT: '0',
