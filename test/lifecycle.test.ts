@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serviceDataDir } from './helpers/data-dir.js';
 import { createTestDatabase, productionMode, redisUrl, uniqueName } from './helpers/environment.js';
@@ -19,12 +19,8 @@ interface Service {
   output(): string;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function startService(env: Record<string, string>): Promise<Service> {
+/** Starts `npm start`; `finished` registers what ends it once its test is over. */
+async function startService(env: Record<string, string>, finished: (cleanup: () => Promise<void>) => void): Promise<Service> {
   const dataDir = await serviceDataDir('sp-lifecycle-');
   const database = productionMode ? await createTestDatabase() : undefined;
   const npm = spawn('npm', ['start'], {
@@ -48,7 +44,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
   npm.stdout!.on('data', (d) => (output += d));
   npm.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
+  finished(async () => {
     if (npm.exitCode === null) npm.kill('SIGKILL');
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -103,11 +99,12 @@ function requestInFlight(url: string) {
 
 const statusOf = async (url: string) => (await fetch(url)).status;
 
-describe.sequential('npm start as a service', () => {
+// The three run at once: each mostly waits for its own process.
+describe.concurrent('npm start as a service', () => {
   it(
     'on SIGTERM answers /ready with 503, stops accepting, finishes the request in flight and exits 0',
-    async () => {
-      const service = await startService({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '30000' });
+    async ({ onTestFinished }) => {
+      const service = await startService({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '30000' }, onTestFinished);
       expect(await statusOf(`${service.url}/ready`)).toBe(200);
       const inFlight = requestInFlight(service.url);
 
@@ -125,8 +122,8 @@ describe.sequential('npm start as a service', () => {
 
   it(
     'on SIGINT closes websockets with 1001 (going away) and exits 0',
-    async () => {
-      const service = await startService({});
+    async ({ onTestFinished }) => {
+      const service = await startService({}, onTestFinished);
       const socket = new WebSocket(`${service.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
       await new Promise<void>((resolve, reject) => {
         socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
@@ -146,8 +143,8 @@ describe.sequential('npm start as a service', () => {
 
   it(
     'a client that stalls mid-request cannot keep the process past SHUTDOWN_TIMEOUT_MS',
-    async () => {
-      const service = await startService({ SHUTDOWN_TIMEOUT_MS: '1000' });
+    async ({ onTestFinished }) => {
+      const service = await startService({ SHUTDOWN_TIMEOUT_MS: '1000' }, onTestFinished);
       const stalled = requestInFlight(service.url);
       const cut = stalled.answered.then(
         () => 'answered',

@@ -59,7 +59,8 @@ describe('configuration', () => {
   });
 });
 
-describe('the server process', () => {
+// At once: each mostly waits for its own process.
+describe.concurrent('the server process', () => {
   it('refuses to start with a bad variable and says which', async () => {
     const proc = startProcess({ PORT: 'eighty' });
     expect(await proc.exited).toBe(1);
