@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { onlyAvailable, openRequest, send } from './helpers/conversations.js';
 
 // One project with known conversations; times the API cannot set (creation, close, waiting)
@@ -10,7 +10,7 @@ const day = 86_400_000;
 const today = new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject();
   await onlyAvailable(t, p, [p.agent]);
   const db = t.infra.database.prisma;

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 
 // Bot tokens: issued to admins, signed with the bot's secret, and good for three things only,
@@ -15,7 +15,7 @@ let token: string;
 let requestId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Tokens');
   // The blank bot answers nothing but the start: its messages stay out of the way.
   bot = (await t.post(`/v3/${p.projectId}/bots`, { token: p.admin.token, body: { name: 'Tokenbot', template: 'blank' } })).body;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopGuard, noAgentMessage } from '../src/modules/bots/engine/engine.js';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 
 // The internal bot engine, seen from the conversation: what the bot answers and what it does.
@@ -9,7 +9,7 @@ let t: TestApp;
 let p: SeededProject;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Engine');
 });
 afterAll(() => t.close());

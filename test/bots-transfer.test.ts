@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 // Export, import (create, replace, overwrite; JSON or multipart) and fork.
 
@@ -8,7 +8,7 @@ let p: SeededProject;
 let other: SeededProject;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Source');
   other = await t.seedProject('Target');
 });

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { newRequestId, openRequest, send } from './helpers/conversations.js';
 import { withoutRequestId } from './helpers/errors.js';
 
@@ -13,7 +13,7 @@ let p: SeededProject;
 let other: SeededProject;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   [p, other] = [await t.seedProject('Shop'), await t.seedProject('Elsewhere')];
 });
 afterAll(() => t.close());

@@ -4,7 +4,7 @@ import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import PartialResultsPlugin from '../src/graphql/partial-results.js';
 import { forbidden } from '../src/errors.js';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 // Partial results (src/graphql/partial-results.ts): a field the caller may not read answers its
 // own error and null, and every other field of the operation still answers its data.
@@ -12,7 +12,7 @@ import { createTestApp, type SeededProject, type TestApp } from './helpers/app.j
 let t: TestApp;
 let p: SeededProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject();
 });
 afterAll(() => t.close());

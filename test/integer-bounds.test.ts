@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { openRequest } from './helpers/conversations.js';
 
 // Numbers past what a column or a GraphQL Int holds are bad input (400 naming the field), never a 500.
@@ -8,7 +8,7 @@ let t: TestApp;
 let p: SeededProject;
 let requestId: string;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject();
   requestId = await openRequest(t, p);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { fastestTimeRatio, similar } from './helpers/timing.js';
 import { withoutRequestId } from './helpers/errors.js';
 
@@ -8,7 +8,7 @@ import { withoutRequestId } from './helpers/errors.js';
 let t: TestApp;
 let p: SeededProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Inviting');
 });
 afterAll(() => t.close());

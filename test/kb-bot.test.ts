@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 import { waitForStatus } from './helpers/kb-fixtures.js';
 
@@ -12,7 +12,7 @@ let ns: string;
 let refunds: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Bot knowledge');
   ns = (await t.post(`/v3/${p.projectId}/kb/namespace`, { token: p.admin.token, body: { name: 'Shop' } })).body.id;
   const res = await t.post(`/v3/${p.projectId}/kb`, {

@@ -1,12 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 let shared: SeededProject;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   shared = await t.seedProject('Labels');
 });
 afterAll(() => t.close());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 
 // The microlanguage pre-processor, seen through REST: what a post with `attributes.microlanguage`
@@ -9,7 +9,7 @@ let t: TestApp;
 let p: SeededProject;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Micro');
 });
 afterAll(() => t.close());

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type TestApp } from './helpers/app.js';
 
 // What a client developer does with the document: generate types with openapi-typescript, write
 // a small client with openapi-fetch against them, compile it strictly, and call the server.
@@ -43,7 +43,7 @@ export async function session(baseUrl: string, email: string) {
 describe('a typed client generated from the document', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await sharedTestApp();
     mkdirSync(dir, { recursive: true });
   });
   afterAll(async () => {

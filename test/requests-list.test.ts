@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { onlyAvailable, openRequest } from './helpers/conversations.js';
 
 // One project holding requests that differ in each filtered field.
@@ -15,7 +15,7 @@ const ddmmyyyy = (d: Date) =>
   `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject();
   // The owner serves everything routed by assignment, so the agent's view stays predictable.
   await onlyAvailable(t, p, [p.owner]);

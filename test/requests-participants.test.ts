@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { newRequestId, onlyAvailable, openRequest } from './helpers/conversations.js';
 
 // Who takes part in a request: participants in join order, split into agents and bots, and the
@@ -7,7 +7,7 @@ import { newRequestId, onlyAvailable, openRequest } from './helpers/conversation
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
 afterAll(() => t.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 // The role table of the README for projects and teammates: each endpoint answers 403 to the
 // role just below its minimum and lets the minimum through.
@@ -7,7 +7,7 @@ import { createTestApp, type SeededProject, type TestApp } from './helpers/app.j
 let t: TestApp;
 let p: SeededProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject();
 });
 afterAll(() => t.close());

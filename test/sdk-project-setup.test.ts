@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { sdkCall, sdkClient, sdkStatus } from './helpers/sdk.js';
 
 // What the official SDK's setup and lookup calls get: teammates by user, departments, intents, events.
@@ -7,7 +7,7 @@ import { sdkCall, sdkClient, sdkStatus } from './helpers/sdk.js';
 let t: TestApp;
 let p: SeededProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('SDK setup');
 });
 afterAll(() => t.close());

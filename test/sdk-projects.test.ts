@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type TestApp } from './helpers/app.js';
 import { sdkCall, sdkClient } from './helpers/sdk.js';
 
 // The official SDK's openNow: the widget asks whether a project is open before anyone signs in,
@@ -8,7 +8,7 @@ import { sdkCall, sdkClient } from './helpers/sdk.js';
 let t: TestApp;
 let owner: { token: string };
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   owner = await t.newUser('owner');
 });
 afterAll(() => t.close());

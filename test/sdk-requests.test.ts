@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { onlyAvailable, openRequest } from './helpers/conversations.js';
 import { sdkCall, sdkClient, sdkStatus } from './helpers/sdk.js';
 
@@ -8,7 +8,7 @@ import { sdkCall, sdkClient, sdkStatus } from './helpers/sdk.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
 });
 afterAll(() => t.close());
 

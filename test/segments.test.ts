@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 let p: SeededProject;
@@ -19,7 +19,7 @@ const people = [
 ];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Segments');
   other = await t.seedProject('Elsewhere');
   for (const body of people) await t.post(`/v3/${p.projectId}/leads`, { token: p.agent.token, body });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/graphql/schema.js';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
 // Replays every REST operation of project A with project B's credentials and ids.
 // Generic over the route table, so every resource added later is covered as well.
@@ -32,7 +32,7 @@ async function recordIdsOfA(): Promise<Map<string, string>> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   a = await t.seedProject('A');
   b = await t.seedProject('B');
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { openRequest, send } from './helpers/conversations.js';
 
 // `attributes.updateUserEmail` / `updateUserFullname` send the visitor's details back to the
@@ -8,7 +8,7 @@ import { openRequest, send } from './helpers/conversations.js';
 let t: TestApp;
 let p: SeededProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject('Details');
 });
 afterAll(() => t.close());

@@ -9,7 +9,8 @@ import { createInfrastructure } from '../../src/infra/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { registerJobs } from '../../workers/jobs.js';
 import { assertMatchesDocument, responseValidationEnabled } from './openapi-validator.js';
-import { createTestDatabase, productionMode, redisUrl, uniqueName } from './environment.js';
+import { inject } from 'vitest';
+import { createTestDatabase, productionMode, redisUrl, sharedDatabasePrefix, uniqueName } from './environment.js';
 
 export interface Reply<T = any> {
   status: number;
@@ -191,6 +192,32 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     await infra.close();
     await environment.dispose();
   });
+}
+
+/**
+ * One app per worker for the files that need the defaults only and look at nothing beyond their
+ * own projects (records, events and logs of projects they seed): opening an app (a database, the
+ * schema's routes, the workers) costs about a second of CPU, most of it the embedded database,
+ * and most files need no app of their own. It lives as long as its worker (closing it does
+ * nothing); its PostgreSQL database goes when the run ends (global-setup.ts). Rate limits are
+ * lifted: every file of the worker calls it from 127.0.0.1, and none of them tests the limits.
+ */
+export function sharedTestApp(): Promise<TestApp> {
+  const worker = globalThis as { sharedTestApp?: Promise<TestApp> };
+  worker.sharedTestApp ??= (async () => {
+    const database = productionMode ? await createTestDatabase(`${sharedDatabasePrefix(inject('runId'))}${process.pid}`) : undefined;
+    const environment = await testEnvironment(
+      { RATE_LIMIT_REQUESTS: '1000000000', RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000' },
+      database ? { databaseUrl: database.url } : undefined,
+    );
+    const infra = await createInfrastructure(environment.config, { inMemory: true });
+    const app = buildApp(infra);
+    registerJobs(infra.queue, app.services);
+    await infra.queue.startWorkers();
+    const served = await serveTestApp(app, async () => {});
+    return new TestApp(app, async () => {}, served.baseUrl);
+  })();
+  return worker.sharedTestApp;
 }
 
 /** Serves an app over HTTP on 127.0.0.1 through the listener `npm start` uses; `close` runs after it stops. */

@@ -18,9 +18,8 @@ function withDatabase(url: string, name: string) {
   return u.toString();
 }
 
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(name = uniqueName('sp_test')): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.DATABASE_URL!;
-  const name = uniqueName('sp_test');
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   // A copy of the migrated template (see templates.ts): the app's migrations then find nothing to do.
@@ -37,3 +36,6 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     },
   };
 }
+
+/** The prefix of the databases of this run's shared apps (app.ts), dropped when the run ends. */
+export const sharedDatabasePrefix = (runId: string) => `sp_shared_${runId}_`;

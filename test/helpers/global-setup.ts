@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { generateClientIfStale } from '../../prisma/generate.js';
+import { sharedDatabasePrefix } from './environment.js';
 import { embeddedTemplate, migrationsDigest, postgresTemplate } from './templates.js';
 
 declare module 'vitest' {
@@ -11,36 +11,30 @@ declare module 'vitest' {
     embeddedImage: string;
     /** Production mode: a migrated database each test database is copied from. */
     postgresTemplate: string | undefined;
+    /** This run's id: names what the run's workers leave for the teardown to remove. */
+    runId: string;
   }
 }
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-
-/**
- * The generated Prisma client must match prisma/schema.prisma before any test imports it. It is
- * generated again only when the schema changed since the last generation made here (a few seconds
- * before any test could start otherwise; `npm test` has just generated it).
- */
-function generateClient() {
-  const schema = readFileSync(path.join(root, 'prisma/schema.prisma'));
-  const prisma = readFileSync(path.join(root, 'node_modules/prisma/package.json'));
-  const digest = createHash('sha256').update(schema).update(prisma).digest('hex');
-  const stamp = path.join(root, 'node_modules/.cache/support-platform-tests/prisma-schema.sha256');
-  const generated = path.join(root, 'src/generated/prisma/client.ts');
-  if (existsSync(generated) && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
-  execFileSync('npx', ['prisma', 'generate', '--no-hints'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? 'package.json' },
-  });
-  mkdirSync(path.dirname(stamp), { recursive: true });
-  writeFileSync(stamp, digest);
-}
-
 export default async function setup(project: TestProject) {
-  generateClient();
+  // The generated Prisma client must match prisma/schema.prisma before any test imports it.
+  generateClientIfStale();
   // Migrated once here, copied by every test app (see templates.ts).
   const digest = migrationsDigest();
   project.provide('embeddedImage', await embeddedTemplate(digest));
   project.provide('postgresTemplate', process.env.DATABASE_URL ? await postgresTemplate(process.env.DATABASE_URL, digest) : undefined);
+  const runId = randomBytes(4).toString('hex');
+  project.provide('runId', runId);
+  // The shared apps (app.ts) live as long as their worker: their databases go when the run ends.
+  return async () => {
+    if (!process.env.DATABASE_URL) return;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${sharedDatabasePrefix(runId)}%`]);
+      for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  };
 }
