@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { waitForStatus } from './helpers/kb-fixtures.js';
 
 // Lexical retrieval (no encoder, no endpoint): BM25 over light stems, the question of an faq
@@ -8,7 +8,7 @@ import { waitForStatus } from './helpers/kb-fixtures.js';
 let t: TestApp;
 let p: SeededProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await sharedTestApp();
   p = await t.seedProject();
 });
 afterAll(async () => {

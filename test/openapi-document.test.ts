@@ -5,7 +5,7 @@ import { restOptions, schema } from '../src/graphql/schema.js';
 import { createRestHandler, restBasePath } from '../src/rest/plugin.js';
 import { aliasRoutes } from '../src/rest/aliases.js';
 import { tagDescriptions } from '../src/rest/openapi/tags.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { sharedTestApp, type TestApp } from './helpers/app.js';
 import { assertMatchesDocument } from './helpers/openapi-validator.js';
 
 // The checked-in document (schema/openapi.json, what generators read) is valid, lints clean and
@@ -103,7 +103,7 @@ describe('the OpenAPI document', () => {
 describe('the document as served', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await sharedTestApp();
   });
   afterAll(() => app.close());
 

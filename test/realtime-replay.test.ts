@@ -98,12 +98,12 @@ describe('resuming with after', () => {
     expect(received.map((e) => e.seq)).toEqual(range(last - 299, last + 250));
   });
 
-  it('keeps the node answering while forty subscriptions replay a whole history of 3,000 events', async () => {
+  it('keeps the node answering while twenty subscriptions replay a whole history of 2,000 events', async () => {
     const q = await t.seedProject('Replayed');
-    await appendHistory(q.projectId, 3000);
+    await appendHistory(q.projectId, 2000);
     const received: number[] = [];
     const failures: unknown[] = [];
-    for (let socket = 0; socket < 4; socket++) {
+    for (let socket = 0; socket < 2; socket++) {
       const client = open(q.agent.token);
       for (let i = 0; i < 10; i++) {
         const index = received.push(0) - 1;
@@ -117,13 +117,13 @@ describe('resuming with after', () => {
     // not after them (how long each waited is measured by `npm run bench realtime`, not here).
     let answeredDuringReplay = 0;
     const deadline = Date.now() + 25_000;
-    while (Math.min(...received) < 3000 && !failures.length && Date.now() < deadline) {
+    while (Math.min(...received) < 2000 && !failures.length && Date.now() < deadline) {
       expect((await fetch(`${url}/health`)).status).toBe(200);
-      if (Math.min(...received) < 3000) answeredDuringReplay++;
+      if (Math.min(...received) < 2000) answeredDuringReplay++;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(failures).toEqual([]);
-    expect(Math.min(...received)).toBeGreaterThanOrEqual(3000);
+    expect(Math.min(...received)).toBeGreaterThanOrEqual(2000);
     expect(answeredDuringReplay).toBeGreaterThanOrEqual(3);
   });
 });
