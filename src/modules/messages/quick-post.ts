@@ -5,7 +5,7 @@ import { cuid } from '../../infra/ids.js';
 import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
-import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, type FallbackReason } from './rules.js';
+import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, type FallbackReason, type MessageDraft } from './rules.js';
 
 // The common message post, written in batches: a message to an existing, open request the caller
 // surely may write to, and which changes nothing on the request (see `MessageService.afterMessage`).
@@ -20,17 +20,8 @@ import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, 
 // path, which creates the request, answers the error or applies the change. The row, the event and
 // the conditions are those of `rules.ts`, which the general path uses too.
 
-export interface QuickPost {
-  actor: Actor;
-  requestId: string;
-  text: string;
-  type: string;
-  metadata?: Record<string, unknown>;
-  attributes: Record<string, unknown>;
-  hidden: boolean;
-  /** The client's timestamp, when it gave one. */
-  createdAt?: Date;
-}
+/** A post as the batch takes it: the draft's content fields (the client's `createdAt` when it gave one), and who posts. */
+export type QuickPost = Pick<MessageDraft, 'requestId' | 'text' | 'type' | 'metadata' | 'attributes' | 'hidden' | 'createdAt'> & { actor: Actor };
 
 export interface QuickWritten {
   written: true;
