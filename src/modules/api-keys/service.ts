@@ -6,7 +6,8 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Limiters } from '../../infra/rate-limit.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
-import type { ApiKey, User } from '../../generated/prisma/client.js';
+import type { ApiKey } from '../../generated/prisma/client.js';
+import { actorAccount } from '../auth/actor-account.js';
 import type { ApiKeyAuthenticator, Principal } from '../auth/service.js';
 import { CredentialRejected, CredentialThrottle } from '../auth/throttle.js';
 import type { TeammateRecord } from '../teammates/record.js';
@@ -134,22 +135,7 @@ export class ApiKeyService implements ApiKeyAuthenticator {
 /** How a key appears to the rest of the platform: an account-shaped view and a membership of its role in its project. */
 function keyPrincipal(key: ApiKey): Principal {
   const author = apiKeyAuthor(key.id);
-  const user: User = {
-    id: author,
-    email: null,
-    password: null,
-    firstname: key.name,
-    lastname: '',
-    emailverified: false,
-    anonymous: false,
-    deletedAt: null,
-    externalId: null,
-    externalProject: null,
-    tokenVersion: 0,
-    createdAt: key.createdAt,
-    updatedAt: key.updatedAt,
-    v: key.v,
-  };
+  const user = actorAccount({ id: author, name: key.name, createdAt: key.createdAt, updatedAt: key.updatedAt, v: key.v });
   const teammate: TeammateRecord = {
     id: author,
     id_project: key.id_project,

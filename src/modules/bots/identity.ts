@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import type { Bot, User } from '../../generated/prisma/client.js';
+import { actorAccount } from '../auth/actor-account.js';
 import { newSecret } from '../webhooks/signature.js';
 
 // How a bot appears to the rest of the platform: the sender id of its messages, and the
@@ -45,20 +46,5 @@ export function verifyBotToken(token: string, bot: Bot) {
 
 /** The account-shaped view of a bot that principals carry, so code reading `principal.user` sees the bot's name. */
 export function botAsUser(bot: Bot): User {
-  return {
-    id: botSender(bot.id),
-    email: null,
-    password: null,
-    firstname: bot.name,
-    lastname: '',
-    emailverified: false,
-    anonymous: false,
-    deletedAt: null,
-    externalId: null,
-    externalProject: null,
-    tokenVersion: 0,
-    createdAt: bot.createdAt,
-    updatedAt: bot.updatedAt,
-    v: bot.v,
-  };
+  return actorAccount({ id: botSender(bot.id), name: bot.name, createdAt: bot.createdAt, updatedAt: bot.updatedAt, v: bot.v });
 }
