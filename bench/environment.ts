@@ -8,6 +8,24 @@ import { randomBytes } from 'node:crypto';
 export const benchDatabaseAdmin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const benchRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** A benchmark's config: its own data directory, silent, fast password hashing, any port on 127.0.0.1; embedded unless the overrides say otherwise. */
+export function benchConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-bench-')),
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    BCRYPT_ROUNDS: '4',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    // Benches load one token (and one address) far past any client's rate limit: the limiter
+    // runs, and never refuses.
+    RATE_LIMIT_REQUESTS: '1000000000',
+    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
+    ...overrides,
+  });
+}
+
 /** A fresh PostgreSQL database and Redis prefix for one benchmark (production mode). */
 export async function productionConfig(overrides: Record<string, string> = {}): Promise<{ config: Config; databaseUrl: string; drop(): Promise<void> }> {
   const name = `sp_bench_${randomBytes(4).toString('hex')}`;
@@ -18,21 +36,11 @@ export async function productionConfig(overrides: Record<string, string> = {}): 
   const url = new URL(benchDatabaseAdmin);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
-  const config = loadConfig({
+  const config = benchConfig({
     NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-bench-')),
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
-    BCRYPT_ROUNDS: '4',
-    PORT: '0',
-    HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     REDIS_URL: benchRedisUrl,
     REDIS_PREFIX: `spbench_${randomBytes(3).toString('hex')}`,
-    // Benches load one token (and one address) far past any client's rate limit: the limiter
-    // runs, and never refuses.
-    RATE_LIMIT_REQUESTS: '1000000000',
-    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
     ...overrides,
   });
   return {

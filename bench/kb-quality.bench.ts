@@ -9,14 +9,13 @@
 // The set: KB_QUALITY_SET (default ../shared/data/covidfaq.json, CovidFAQ, MIT licence), a JSON
 // {faqs: [{id, question, answer}], queries: [{query, faq}]}. Labels of such sets are noisy: the
 // figures are meant to be read against the BM25 of the same run.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RetrievedChunk } from '../src/modules/kb/passage.js';
 import type { RetrievalMode } from '../src/modules/kb/retrieval.js';
+import { benchConfig } from './environment.js';
 import { printTable } from './lib.js';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
@@ -142,18 +141,8 @@ async function json(url: string, method: string, token: string | undefined, body
 }
 
 async function embeddedServer(encoder: 'local' | 'off') {
-  const config = loadConfig({
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-bench-kbq-')),
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
-    BCRYPT_ROUNDS: '4',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    KB_ENCODER: encoder,
-    RATE_LIMIT_REQUESTS: '1000000000',
-    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
-  });
+  const config = benchConfig({ NODE_ENV: 'development', KB_ENCODER: encoder });
+
   return startServer(config, { inMemory: true });
 }
 

@@ -2,15 +2,14 @@
 // (PostgreSQL + Redis/BullMQ, no embeddings, no model), then retrieval quality (hit@top_k) of
 // lexical and hybrid retrieval on a small hand-written set (bench/kb-quality), hybrid with a
 // deterministic local embeddings server, on the embedded database (PGlite has pgvector).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import os, { tmpdir } from 'node:os';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { startFakeOpenAI } from '../test/helpers/fake-openai.js';
-import { productionConfig } from './environment.js';
+import { benchConfig, productionConfig } from './environment.js';
 import { printTable, runLoad, summarize } from './lib.js';
 
 const contents = 1000;
@@ -205,20 +204,12 @@ async function retrievalQuality() {
   const docs = JSON.parse(readFileSync(path.join(dir, 'kb-quality/documents.json'), 'utf8')) as QualityDoc[];
   const questions = JSON.parse(readFileSync(path.join(dir, 'kb-quality/questions.json'), 'utf8')) as Array<{ question: string; expected: string }>;
   const embeddings = await startFakeOpenAI();
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sp-bench-kbq-')),
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01',
-    BCRYPT_ROUNDS: '4',
-    PORT: '0',
-    HOST: '127.0.0.1',
+  const config = benchConfig({
     EMBEDDINGS_BASE_URL: embeddings.url,
     EMBEDDINGS_MODEL: 'hashed-bag-of-words',
     EMBEDDINGS_DIMENSIONS: '256',
-    RATE_LIMIT_REQUESTS: '1000000000',
-    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
   });
+
   const server = await startServer(config, { inMemory: true });
   try {
     if (!server.app.infra.database.hasVector) throw new Error('the embedded database has no pgvector');

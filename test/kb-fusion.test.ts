@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.js';
-import { waitForStatus } from './helpers/kb-fixtures.js';
+import { addIndexed } from './helpers/kb-fixtures.js';
 
 // Lexical and dense rankings fused by min-max score fusion (KB_RANKING=fusion, half weight each), with an embeddings endpoint whose
 // vectors the test chooses (pgvector in embedded mode, stored bytes in production mode).
@@ -29,12 +29,7 @@ afterAll(async () => {
   await embeddings.close();
 });
 
-async function add(ns: string, content: string) {
-  const res = await t.post(`/v3/${p.projectId}/kb`, { token: p.admin.token, body: { namespace: ns, type: 'text', content } });
-  const id = res.body.value._id as string;
-  await waitForStatus(t, p.projectId, p.admin.token, id, 300);
-  return id;
-}
+const add = (ns: string, content: string) => addIndexed(t, p.projectId, p.admin.token, ns, content);
 
 it('ranks first a content high in both rankings over one first in the lexical ranking only', async () => {
   const ns = (await t.post(`/v3/${p.projectId}/kb/namespace`, { token: p.admin.token, body: { name: 'Fusion' } })).body.id as string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.js';
-import { waitForStatus } from './helpers/kb-fixtures.js';
+import { addIndexed } from './helpers/kb-fixtures.js';
 
 // KB_RANKING=lexical with vectors: BM25 alone orders the contents, the vectors only decide whether
 // the best one answers the question at all (KB_MIN_SIMILARITY), with an embeddings endpoint whose
@@ -37,12 +37,7 @@ afterAll(async () => {
   await embeddings.close();
 });
 
-async function add(ns: string, content: string) {
-  const res = await t.post(`/v3/${p.projectId}/kb`, { token: p.admin.token, body: { namespace: ns, type: 'text', content } });
-  const id = res.body.value._id as string;
-  await waitForStatus(t, p.projectId, p.admin.token, id, 300);
-  return id;
-}
+const add = (ns: string, content: string) => addIndexed(t, p.projectId, p.admin.token, ns, content);
 
 async function namespace(name: string) {
   return (await t.post(`/v3/${p.projectId}/kb/namespace`, { token: p.admin.token, body: { name } })).body.id as string;

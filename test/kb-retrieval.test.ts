@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
-import { waitForStatus } from './helpers/kb-fixtures.js';
+import { addIndexed } from './helpers/kb-fixtures.js';
 
 // Lexical retrieval (no encoder, no endpoint): BM25 over light stems, the question of an faq
 // ranked as a field of its own, each content listed once, and no answer when nothing relates.
@@ -19,13 +19,7 @@ async function namespace(name: string) {
   return (await t.post(`/v3/${p.projectId}/kb/namespace`, { token: p.admin.token, body: { name } })).body.id as string;
 }
 
-async function add(ns: string, type: 'faq' | 'text', content: string) {
-  const res = await t.post(`/v3/${p.projectId}/kb`, { token: p.admin.token, body: { namespace: ns, type, content } });
-  expect(res.status).toBe(200);
-  const id = res.body.value._id as string;
-  await waitForStatus(t, p.projectId, p.admin.token, id, 300);
-  return id;
-}
+const add = (ns: string, type: 'faq' | 'text', content: string) => addIndexed(t, p.projectId, p.admin.token, ns, content, type);
 
 const ask = (ns: string, question: string, topK = 5) =>
   t.post(`/v3/${p.projectId}/kb/qa`, { token: p.admin.token, body: { namespace: ns, question, top_k: topK } });

@@ -129,6 +129,16 @@ export async function waitFor<T>(check: () => Promise<T>, what: string, timeoutM
 
 interface Client {
   get(path: string, options?: { token?: string }): Promise<{ status: number; body: any }>;
+  post(path: string, options?: { token?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+}
+
+/** Adds a text (or faq) content to a namespace as `token`'s caller and waits until it is indexed (300); answers its id. */
+export async function addIndexed(t: Client, projectId: string, token: string, namespace: string, content: string, type: 'text' | 'faq' = 'text') {
+  const res = await t.post(`/v3/${projectId}/kb`, { token, body: { namespace, type, content } });
+  if (res.status !== 200) throw new Error(`POST content answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const id = res.body.value._id as string;
+  await waitForStatus(t, projectId, token, id, 300);
+  return id;
 }
 
 /** Polls a content until it reaches `status` (fails early if it ends in another final status). */
