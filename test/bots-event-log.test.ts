@@ -1,18 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import path from 'node:path';
 import { TestApp, testEnvironment } from './helpers/app.js';
 import { loadEmbeddedImage } from './helpers/data-dir.js';
+import { runScript } from './helpers/script-process.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 
 // Nothing committed is missed, bots included: a process killed after a visitor's message commits
 // and before the bot answers it leaves the message to the next process, which answers it once.
 // Embedded mode runs both processes one after the other on the same PGlite data directory.
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -26,31 +25,11 @@ interface Node {
 }
 
 async function startNode(env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/bot-node-process.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    }
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const lines = () =>
-    output.split('\n').flatMap((line) => {
-      try {
-        const value = JSON.parse(line);
-        return value && typeof value === 'object' ? [value as Record<string, unknown>] : [];
-      } catch {
-        return [];
-      }
-    });
-  const url = await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`node exited: ${output}`);
-    return lines().find((line) => typeof line.url === 'string')?.url as string | undefined;
-  }, 60_000);
+  const node = runScript('test/helpers/bot-node-process.ts', env);
+  cleanups.push(() => node.kill());
+  const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined);
   // Only its HTTP methods are used: the app lives in the child process.
-  return { child, client: new TestApp(undefined as unknown as App, async () => {}, url), lines };
+  return { child: node.child, client: new TestApp(undefined as unknown as App, async () => {}, url), lines: node.lines };
 }
 
 interface Message {

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
@@ -8,12 +7,12 @@ import { createInfrastructure } from '../src/infra/index.js';
 import { registerJobs } from '../workers/jobs.js';
 import { serveTestApp, testEnvironment, type TestApp, type TestEnvironment } from './helpers/app.js';
 import { productionMode } from './helpers/environment.js';
+import { runScript } from './helpers/script-process.js';
 import { eventually, startReceiver } from './helpers/webhook-receiver.js';
 
 // Nothing committed is lost: events logged while no dispatcher ran, deliveries waiting for a retry
 // when the process stopped, and deliveries in flight in a worker killed with SIGKILL all arrive.
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -125,21 +124,10 @@ describe('webhook recovery', () => {
         WEBHOOK_SWEEP_INTERVAL: '200ms',
       };
       const startWorker = async () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'workers/index.ts'], { cwd: root, env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-        cleanups.push(async () => {
-          if (child.exitCode === null && child.signalCode === null) {
-            child.kill('SIGKILL');
-            await once(child, 'exit');
-          }
-        });
-        let output = '';
-        child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        await eventually(() => {
-          if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
-          return output.includes('workers started');
-        }, 60_000);
-        return child;
+        const worker = runScript('workers/index.ts', workerEnv);
+        cleanups.push(() => worker.kill());
+        await worker.until(() => worker.output().includes('workers started'));
+        return worker.child;
       };
 
       const first: ChildProcess = await startWorker();
