@@ -192,14 +192,20 @@ export type SeededProject = Awaited<ReturnType<TestApp['seedProject']>>;
  */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const environment = await testEnvironment(overrides);
-  const infra = await createInfrastructure(environment.config, { inMemory: true });
+  const app = await openApp(environment.config);
+  return serveTestApp(app, async () => {
+    await app.infra.close();
+    await environment.dispose();
+  });
+}
+
+/** An app with its jobs registered and running (in-memory embedded database, or the config's PostgreSQL). */
+async function openApp(config: Config): Promise<App> {
+  const infra = await createInfrastructure(config, { inMemory: true });
   const app = buildApp(infra);
   registerJobs(infra.queue, app.services);
   await infra.queue.startWorkers();
-  return serveTestApp(app, async () => {
-    await infra.close();
-    await environment.dispose();
-  });
+  return app;
 }
 
 /**
@@ -218,10 +224,8 @@ export function sharedTestApp(): Promise<TestApp> {
       { RATE_LIMIT_REQUESTS: '1000000000', RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000' },
       database ? { databaseUrl: database.url } : undefined,
     );
-    const infra = await createInfrastructure(environment.config, { inMemory: true });
-    const app = buildApp(infra);
-    registerJobs(infra.queue, app.services);
-    await infra.queue.startWorkers();
+    const app = await openApp(environment.config);
+    // Closing it stops nothing: the worker's other files use it too.
     const served = await serveTestApp(app, async () => {});
     return new TestApp(app, async () => {}, served.baseUrl);
   })();

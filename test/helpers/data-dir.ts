@@ -18,8 +18,18 @@ export async function serviceDataDir(prefix = 'sp-node-'): Promise<string> {
   return dir;
 }
 
+/**
+ * The migrated embedded image (about 40 MB), read once per worker: the files a worker runs share
+ * its module state (isolate: false), this copy included.
+ */
+export function embeddedImage(): Blob {
+  const worker = globalThis as { embeddedImage?: Blob };
+  worker.embeddedImage ??= new Blob([readFileSync(inject('embeddedImage'))]);
+  return worker.embeddedImage;
+}
+
 /** Writes the migrated embedded image to `dbDir`, as a data directory a server opens. */
 export async function loadEmbeddedImage(dbDir: string) {
-  const pglite = await PGlite.create({ dataDir: dbDir, extensions: { vector }, loadDataDir: new Blob([readFileSync(inject('embeddedImage'))]) });
+  const pglite = await PGlite.create({ dataDir: dbDir, extensions: { vector }, loadDataDir: embeddedImage() });
   await pglite.close();
 }
