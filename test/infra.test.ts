@@ -8,19 +8,10 @@ import { prepared, queryRows } from '../src/infra/database.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { redisUrl, uniqueName } from './helpers/environment.js';
+import { eventually } from './helpers/conversations.js';
 
 const logger = createLogger('silent');
 const redis = redisUrl ?? 'redis://127.0.0.1:6379';
-
-async function until<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe.each([
   ['in-process', () => [new InProcessEventBus()] as EventBus[]],
@@ -40,7 +31,7 @@ describe.each([
     a.subscribe('project:1', (m) => seenA.push(m));
     b.subscribe('project:1', (m) => seenB.push(m));
     b.subscribe('project:2', () => seenB.push({ wrong: true }));
-    await until(async () => {
+    await eventually(async () => {
       await b.publish('project:1', { seq: 1 });
       return seenA.length > 0 && seenB.length > 0;
     });
@@ -57,7 +48,7 @@ describe.each([
     const probe: BusMessage[] = [];
     a.subscribe('c', (m) => probe.push(m));
     off();
-    await until(async () => {
+    await eventually(async () => {
       await b.publish('c', { n: 1 });
       return probe.length > 0;
     });
@@ -76,9 +67,9 @@ describe('Redis event bus after a lost pub/sub connection', () => {
     bus.subscribe('x', () => {});
     const { Redis } = await import('ioredis');
     const admin = new Redis(redis);
-    await until(async () => (await admin.pubsub('CHANNELS', `${prefix}:*`)).length > 0);
+    await eventually(async () => (await admin.pubsub('CHANNELS', `${prefix}:*`)).length > 0);
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    await until(() => gaps > 0);
+    await eventually(() => gaps > 0);
     await admin.quit();
     await bus.close();
   });

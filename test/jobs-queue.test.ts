@@ -5,20 +5,11 @@ import { BullJobQueue } from '../src/infra/job-queue-bullmq.js';
 import { InProcessJobQueue } from '../src/infra/job-queue-in-process.js';
 import { createLogger } from '../src/infra/logger.js';
 import { uniqueName } from './helpers/environment.js';
+import { eventually } from './helpers/conversations.js';
 
 // Both drivers answer to the same specification: the JobQueue interface.
 
 const logger = createLogger('silent');
-
-async function until<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const anything = z.looseObject({});
 const echo = jobType('echo', z.object({ hello: z.string() }));
@@ -39,7 +30,7 @@ describe.each([
     queue.define({ job: echo, process: async (data) => void seen.push(data) });
     await queue.startWorkers();
     await queue.enqueue(echo, { hello: 'world' });
-    await until(() => seen.length === 1);
+    await eventually(() => seen.length === 1);
     expect(seen[0]).toEqual({ hello: 'world' });
     await queue.close();
   });
@@ -53,7 +44,7 @@ describe.each([
     await expect(queue.enqueue(counted, bad)).rejects.toThrow(/invalid counted job data: count/);
     await expect(queue.enqueueMany(counted, [{ data: { projectId: '', count: 1 } }])).rejects.toThrow(/projectId/);
     await queue.enqueue(counted, { projectId: 'p1', count: 3 });
-    await until(() => seen.length === 1);
+    await eventually(() => seen.length === 1);
     expect(seen).toEqual([{ projectId: 'p1', count: 3 }]);
     await queue.close();
   });
@@ -72,7 +63,7 @@ describe.each([
     });
     await queue.startWorkers();
     await queue.enqueue(flaky, {});
-    await until(() => attempts.length === 3);
+    await eventually(() => attempts.length === 3);
     expect(attempts).toEqual([1, 2, 3]);
     await queue.close();
   });
@@ -92,9 +83,9 @@ describe.each([
     queue.define({ job: marker, process: async () => void (runs += 100) });
     await queue.startWorkers();
     await queue.enqueue(permanent, {});
-    await until(() => runs >= 1);
+    await eventually(() => runs >= 1);
     await queue.enqueue(marker, {});
-    await until(() => runs >= 101);
+    await eventually(() => runs >= 101);
     expect(runs).toBe(101);
     await queue.close();
   });
@@ -108,7 +99,7 @@ describe.each([
     await queue.startWorkers();
     await queue.enqueue(once, {}, { jobId: 'same' });
     await queue.enqueue(once, {}, { jobId: 'same' });
-    await until(() => runs === 1);
+    await eventually(() => runs === 1);
     release();
     await queue.close();
     expect(runs).toBe(1);
@@ -128,7 +119,7 @@ describe.each([
     });
     await queue.startWorkers();
     await queue.enqueue(slow, {});
-    await until(() => started);
+    await eventually(() => started);
     await queue.close();
     expect(finished).toBe(true);
   });

@@ -19,7 +19,7 @@ export async function openRequest(t: TestApp, p: SeededProject, body: Record<str
 }
 
 /** Polls `probe` until it returns a truthy value, for at most `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -41,17 +41,8 @@ const headingWeight = 1;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
 
-interface ChunkRow {
-  id: string;
-  contentId: string;
-  position: number;
-  text: string;
-  contentName: string;
-  contentType: string;
-  source: string | null;
-  rank: number;
-  coverage: number;
-}
+/** A chunk as the retrieval queries answer it: what answering gets, with its lexical rank instead of the fused score. */
+type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity'> & { rank: number };
 
 // A question becomes an OR of its stems: every chunk sharing one is a candidate (found through the
 // GIN index), so a stem's document frequency over the candidates is exact. For each candidate the
