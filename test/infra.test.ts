@@ -4,7 +4,7 @@ import { InProcessEventBus, RedisEventBus, type BusMessage, type EventBus } from
 import { createLogger } from '../src/infra/logger.js';
 import type { LoggedEvent } from '../src/infra/event-log.js';
 import { projectEventStream } from '../src/realtime/event-stream.js';
-import { prepared, queryRows } from '../src/infra/database.js';
+import { openDatabase, prepared, queryRows } from '../src/infra/database.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { redisUrl, uniqueName } from './helpers/environment.js';
@@ -217,5 +217,35 @@ describe('queryRows (hot statements straight on the driver)', () => {
     expect(runs.length).toBeGreaterThan(1);
     expect(Math.max(...runs)).toBeLessThanOrEqual(201);
     expect(runs.slice(1, -1)).toEqual(runs.slice(1, -1).map(() => 201));
+  });
+});
+
+describe.skipIf(process.env.DATABASE_URL)('in-memory embedded databases reopened after close (the suite recycles them)', () => {
+  const open = () => openDatabase({ pgliteDir: 'memory://', poolSize: 1, logger });
+
+  it('hold only what the migrations made: no rows, no table made at run time, sequences restarted', async () => {
+    const first = await open();
+    await first.prisma.tag.create({ data: { id_project: 'p1', tag: 'kept?', createdBy: 'test' } });
+    await first.prisma.$executeRawUnsafe('CREATE TABLE "MadeAtRunTime" ("id" TEXT)');
+    const [{ version: before }] = await first.prisma.$queryRawUnsafe<Array<{ version: bigint }>>(`SELECT nextval('"LeadListVersion_version_seq"') AS version`);
+    await first.close();
+
+    const second = await open();
+    try {
+      expect(await second.prisma.tag.count()).toBe(0);
+      const made = await second.prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pg_tables WHERE tablename = 'MadeAtRunTime'`);
+      expect(made).toEqual([]);
+      const [{ version: after }] = await second.prisma.$queryRawUnsafe<Array<{ version: bigint }>>(`SELECT nextval('"LeadListVersion_version_seq"') AS version`);
+      expect(after).toBe(before);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('are not ready once closed', async () => {
+    const database = await open();
+    expect(await database.ping()).toBe(true);
+    await database.close();
+    expect(await database.ping()).toBe(false);
   });
 });

@@ -192,8 +192,63 @@ export interface DatabaseOptions {
  */
 let embeddedImage: Blob | undefined;
 
-export function startEmbeddedDatabasesFrom(image: Blob | undefined) {
+/**
+ * In-memory embedded databases closed and kept to be opened again, emptied, when `recycle` is on:
+ * starting the engine and loading an image cost about 600 ms of CPU an open, emptying every table
+ * a few tens. For a process that opens many short-lived in-memory databases of one schema (the
+ * test suite); a server opens one and never closes it early.
+ */
+let spareInMemory: PGlite[] | undefined;
+
+export function startEmbeddedDatabasesFrom(image: Blob | undefined, options: { recycle?: boolean } = {}) {
   embeddedImage = image;
+  spareInMemory = options.recycle ? (spareInMemory ?? []) : undefined;
+}
+
+/** The tables of an in-memory database as first opened, migrated: what a spare goes back to. */
+const tablesWhenNew = new WeakMap<PGlite, string[]>();
+
+/**
+ * Drops the tables the app made (the knowledge base's vector table, whose column depends on the
+ * encoder), empties every other table but the migrations' own and restarts every sequence: what
+ * a database loaded from the image holds. Run when a spare is taken rather than when it is put
+ * back, so a write that outlives its closed app cannot reach the next one.
+ */
+function backToNew(tables: string[]) {
+  const kept = tables.map((name) => `'${name.replaceAll("'", "''")}'`).join(', ');
+  return `DO $$
+DECLARE
+  made text;
+  emptied text;
+  seq record;
+BEGIN
+  SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO made
+    FROM pg_tables WHERE schemaname = 'public' AND tablename <> ALL (ARRAY[${kept}]::text[]);
+  IF made IS NOT NULL THEN
+    EXECUTE 'DROP TABLE ' || made || ' CASCADE';
+  END IF;
+  SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO emptied
+    FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations';
+  IF emptied IS NOT NULL THEN
+    EXECUTE 'TRUNCATE ' || emptied || ' RESTART IDENTITY CASCADE';
+  END IF;
+  FOR seq IN SELECT schemaname, sequencename, start_value FROM pg_sequences WHERE schemaname = 'public' LOOP
+    PERFORM setval(format('%I.%I', seq.schemaname, seq.sequencename), seq.start_value, false);
+  END LOOP;
+END $$`;
+}
+
+/** A spare in-memory database, as new, or undefined when there is none (or it cannot be reset). */
+async function takeSpareInMemory(): Promise<PGlite | undefined> {
+  const spare = spareInMemory?.pop();
+  if (!spare) return undefined;
+  try {
+    await spare.exec(backToNew(tablesWhenNew.get(spare)!));
+    return spare;
+  } catch {
+    await spare.close().catch(() => {});
+    return undefined;
+  }
 }
 
 /**
@@ -218,6 +273,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let plannedOnce: pg.Pool | undefined;
   let closeDriver: () => Promise<void> = async () => {};
   let kind: Database['kind'];
+  /** An in-memory database that goes back to the spares when closed. */
+  let recycled: PGlite | undefined;
   if (options.databaseUrl) {
     kind = 'postgres';
     pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize }));
@@ -233,19 +290,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind = 'pglite';
     const dir = options.pgliteDir;
     if (dir !== 'memory://') mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
-    const isNew = dir === 'memory://' || !existsSync(path.join(dir, 'PG_VERSION'));
-    const pglite = await PGlite.create({
-      dataDir: dir === 'memory://' ? undefined : dir,
-      extensions: { vector },
-      loadDataDir: isNew ? embeddedImage : undefined,
-      ...(await embeddedEngineAssets()),
-    });
+    const inMemory = dir === 'memory://';
+    const isNew = inMemory || !existsSync(path.join(dir, 'PG_VERSION'));
+    const pglite =
+      (inMemory && (await takeSpareInMemory())) ||
+      (await PGlite.create({
+        dataDir: inMemory ? undefined : dir,
+        extensions: { vector },
+        loadDataDir: isNew ? embeddedImage : undefined,
+        ...(await embeddedEngineAssets()),
+      }));
     adapter = new PrismaPGlite(pglite);
-    closeDriver = () => pglite.close();
+    const spares = inMemory ? spareInMemory : undefined;
+    if (spares) recycled = pglite;
+    closeDriver = async () => {
+      if (spares && tablesWhenNew.has(pglite)) spares.push(pglite);
+      else await pglite.close();
+    };
   }
 
   const applied = await applyMigrations(adapter);
   if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
+  if (recycled && !tablesWhenNew.has(recycled)) {
+    const { rows } = await recycled.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+    tablesWhenNew.set(recycled, rows.map((row) => row.tablename));
+  }
 
   const client = new PrismaClient({ adapter });
   const prisma = withRevisions(client);
@@ -258,6 +327,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     hasVector,
     async ping() {
+      if (closing) return false;
       try {
         await prisma.$queryRaw`SELECT 1`;
         return true;
