@@ -1,5 +1,4 @@
-import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { ChatOpenAICompletions } from '@langchain/openai';
+import type { BaseMessage } from '@langchain/core/messages';
 import type { Config } from '../../config.js';
 import type { OutboundPolicy } from '../../infra/outbound.js';
 import { describeEndpointError, endpointFetch } from './model-endpoint.js';
@@ -42,7 +41,13 @@ const defaultPersona = 'You are a helpful customer-support assistant.';
 /** Earlier turns sent with a follow-up question. */
 export const historyTurns = 10;
 
-export function promptMessages(question: string, history: Turn[], passages: Passage[], settings: ModelSettings): BaseMessage[] {
+/** One message of a prompt; LangChain's own classes are made only when a model is called. */
+export interface PromptMessage {
+  role: 'system' | 'user' | 'assistant';
+  text: string;
+}
+
+export function promptMessages(question: string, history: Turn[], passages: Passage[], settings: ModelSettings): PromptMessage[] {
   const context = passages.map((p, i) => `[${i + 1}] ${p.title}\n${p.text}`).join('\n\n');
   const system = [
     settings.system_context.trim() || defaultPersona,
@@ -51,9 +56,20 @@ export function promptMessages(question: string, history: Turn[], passages: Pass
       `${noAnswerMarker} and nothing else.`,
     `Context passages:\n${context}`,
   ].join('\n\n');
-  const turns = history.slice(-historyTurns).flatMap((t) => [new HumanMessage(t.question), new AIMessage(t.answer)]);
-  return [new SystemMessage(system), ...turns, new HumanMessage(question)];
+  const turns = history.slice(-historyTurns).flatMap((t): PromptMessage[] => [
+    { role: 'user', text: t.question },
+    { role: 'assistant', text: t.answer },
+  ]);
+  return [{ role: 'system', text: system }, ...turns, { role: 'user', text: question }];
 }
+
+/**
+ * LangChain's OpenAI client and message classes, loaded at the first model call: they are a
+ * third of the modules the server would otherwise import at start, for a feature that is off
+ * unless LLM_BASE_URL is set.
+ */
+let langchainChat: Promise<[typeof import('@langchain/openai'), typeof import('@langchain/core/messages')]> | undefined;
+const loadLangchainChat = () => (langchainChat ??= Promise.all([import('@langchain/openai'), import('@langchain/core/messages')]));
 
 /** Citations like [1], [2, 3] or [1][2]: their numbers, and the text without them. */
 export function splitCitations(answer: string): { text: string; cited: number[] } {
@@ -80,6 +96,11 @@ export class ChatAnswerer {
   }
 
   async answer(question: string, history: Turn[], passages: Passage[], settings: ModelSettings): Promise<ModelAnswer> {
+    const [{ ChatOpenAICompletions }, { AIMessage, HumanMessage, SystemMessage }] = await loadLangchainChat();
+    const messages = promptMessages(question, history, passages, settings).map((m): BaseMessage => {
+      if (m.role === 'system') return new SystemMessage(m.text);
+      return m.role === 'user' ? new HumanMessage(m.text) : new AIMessage(m.text);
+    });
     const model = new ChatOpenAICompletions({
       model: settings.model,
       maxTokens: settings.max_tokens,
@@ -91,7 +112,7 @@ export class ChatAnswerer {
     });
     let reply;
     try {
-      reply = await model.invoke(promptMessages(question, history, passages, settings));
+      reply = await model.invoke(messages);
     } catch (error) {
       throw new ModelEndpointError(describeEndpointError(error, this.llm.timeoutMs));
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
+import type { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../infra/database.js';
@@ -38,7 +38,8 @@ export interface Attempt {
 export type IndexOutcome = 'indexed' | 'stale';
 
 export class IndexingService {
-  private splitter: RecursiveCharacterTextSplitter;
+  /** Made at the first indexing: LangChain's modules are loaded then, not when the server starts. */
+  private splitter?: Promise<RecursiveCharacterTextSplitter>;
   private extractor: DocumentExtractor;
 
   constructor(
@@ -50,10 +51,6 @@ export class IndexingService {
     private config: Config,
     private logger: Logger,
   ) {
-    this.splitter = new RecursiveCharacterTextSplitter({
-      chunkSize: config.kb.chunkSize,
-      chunkOverlap: config.kb.chunkOverlap,
-    });
     const { kb } = config;
     this.extractor = new DocumentExtractor(
       {
@@ -152,7 +149,10 @@ export class IndexingService {
   private async split(content: KbContent, text: string): Promise<string[]> {
     // A question and its answer stay together whenever they fit in one chunk.
     if (content.type === 'faq' && text.length <= this.config.kb.chunkSize) return [text];
-    const chunks = (await this.splitter.splitText(text)).map((c) => c.trim()).filter(Boolean);
+    this.splitter ??= import('@langchain/textsplitters').then(
+      ({ RecursiveCharacterTextSplitter }) => new RecursiveCharacterTextSplitter({ chunkSize: this.config.kb.chunkSize, chunkOverlap: this.config.kb.chunkOverlap }),
+    );
+    const chunks = (await (await this.splitter).splitText(text)).map((c) => c.trim()).filter(Boolean);
     if (!chunks.length) throw new ExtractionError('no text could be read from the document');
     return chunks;
   }

@@ -1,4 +1,3 @@
-import { OpenAIEmbeddings } from '@langchain/openai';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Logger } from '../../infra/logger.js';
@@ -58,24 +57,30 @@ export class ChunkVectors {
     const settings = config.embeddings;
     if (settings) {
       // An embeddings endpoint, when configured, replaces the local encoder.
-      const embedder = new OpenAIEmbeddings({
-        model: settings.model,
-        apiKey: settings.apiKey ?? 'unused',
-        dimensions: settings.dimensions,
-        encodingFormat: 'float',
-        batchSize: 64,
-        maxRetries: 0,
-        timeout: this.timeoutMs,
-        configuration: {
-          baseURL: settings.baseUrl,
-          fetch: endpointFetch(settings.baseUrl, config.outbound, this.timeoutMs),
-        },
-      });
+      // LangChain's OpenAI client is loaded with the first vectors asked for (see answer.ts).
+      let embedder: Promise<import('@langchain/openai').OpenAIEmbeddings> | undefined;
+      const embeddings = () =>
+        (embedder ??= import('@langchain/openai').then(
+          ({ OpenAIEmbeddings }) =>
+            new OpenAIEmbeddings({
+              model: settings.model,
+              apiKey: settings.apiKey ?? 'unused',
+              dimensions: settings.dimensions,
+              encodingFormat: 'float',
+              batchSize: 64,
+              maxRetries: 0,
+              timeout: this.timeoutMs,
+              configuration: {
+                baseURL: settings.baseUrl,
+                fetch: endpointFetch(settings.baseUrl, config.outbound, this.timeoutMs),
+              },
+            }),
+        ));
       this.encoder = {
         model: settings.model,
         dimensions: settings.dimensions,
-        embedDocuments: (texts) => embedder.embedDocuments(texts),
-        embedQuery: (text) => embedder.embedQuery(text),
+        embedDocuments: async (texts) => (await embeddings()).embedDocuments(texts),
+        embedQuery: async (text) => (await embeddings()).embedQuery(text),
       };
     } else if (config.kb.encoder === 'local') {
       const local = new LocalEncoder(logger);
