@@ -28,6 +28,11 @@ export function embeddedImage(): Blob {
   return worker.embeddedImage;
 }
 
+/** An embedded database as initdb leaves it (no migration applied), in memory. */
+export function emptyEmbeddedDatabase(): Promise<PGlite> {
+  return PGlite.create({ extensions: { vector }, loadDataDir: new Blob([readFileSync(inject('emptyEmbeddedImage'))]) });
+}
+
 /** Writes the migrated embedded image to `dbDir`, as a data directory a server opens. */
 export async function loadEmbeddedImage(dbDir: string) {
   const pglite = await PGlite.create({ dataDir: dbDir, extensions: { vector }, loadDataDir: embeddedImage() });

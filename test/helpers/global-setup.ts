@@ -3,12 +3,14 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { generateClientIfStale } from '../../prisma/generate.js';
 import { sharedDatabasePrefix } from './environment.js';
-import { embeddedTemplate, migrationsDigest, postgresTemplate } from './templates.js';
+import { embeddedTemplate, emptyEmbeddedTemplate, migrationsDigest, postgresTemplate } from './templates.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A migrated embedded database image (tar) each test app loads. */
     embeddedImage: string;
+    /** An embedded database image as initdb leaves it, for the tests of migrations. */
+    emptyEmbeddedImage: string;
     /** Production mode: a migrated database each test database is copied from. */
     postgresTemplate: string | undefined;
     /** This run's id: names what the run's workers leave for the teardown to remove. */
@@ -22,6 +24,7 @@ export default async function setup(project: TestProject) {
   // Migrated once here, copied by every test app (see templates.ts).
   const digest = migrationsDigest();
   project.provide('embeddedImage', await embeddedTemplate(digest));
+  project.provide('emptyEmbeddedImage', await emptyEmbeddedTemplate());
   project.provide('postgresTemplate', process.env.DATABASE_URL ? await postgresTemplate(process.env.DATABASE_URL, digest) : undefined);
   const runId = randomBytes(4).toString('hex');
   project.provide('runId', runId);
