@@ -79,6 +79,7 @@ const envSchema = z.object({
   KB_CHUNK_OVERLAP: z.coerce.number().int().min(0).max(10_000).default(200),
   KB_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   KB_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  KB_INDEX_RETRY_DELAY: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1s').default('1s'),
   KB_INFLATE_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
   KB_ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
   KB_EXTRACT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
@@ -230,6 +231,8 @@ export interface Config {
     chunkOverlap: number;
     fetchMaxBytes: number;
     fetchTimeoutMs: number;
+    /** Delay before an indexing that failed is tried again, doubled at each retry (3 attempts in all). */
+    indexRetryDelayMs: number;
     /** Bytes everything decompressed from one document (archive entries, PDF streams, content encodings) may add up to. */
     inflateMaxBytes: number;
     archiveMaxEntries: number;
@@ -437,6 +440,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       chunkOverlap: env.KB_CHUNK_OVERLAP,
       fetchMaxBytes: env.KB_FETCH_MAX_BYTES,
       fetchTimeoutMs: env.KB_FETCH_TIMEOUT_MS,
+      indexRetryDelayMs: durationToMs(env.KB_INDEX_RETRY_DELAY),
       inflateMaxBytes: env.KB_INFLATE_MAX_BYTES,
       archiveMaxEntries: env.KB_ARCHIVE_MAX_ENTRIES,
       extractTimeoutMs: env.KB_EXTRACT_TIMEOUT_MS,

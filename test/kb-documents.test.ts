@@ -87,10 +87,17 @@ describe('url contents', () => {
   });
 
   it('end in status 400 after retries when the page answers slower than KB_FETCH_TIMEOUT_MS', async () => {
-    site.serve('/slow', { delayMs: 2000, body: html('Slow', '<p>Too late.</p>') });
-    const failed = await index({ type: 'url', source: `${site.url}/slow` }, 400);
-    expect(failed.error).toMatch(/no answer within 1000 ms/);
-    expect(site.hits('/slow')).toBe(3);
+    const impatient = await createTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', KB_FETCH_TIMEOUT_MS: '300' });
+    try {
+      const q = await impatient.seedProject();
+      site.serve('/slow', { delayMs: 1000, body: html('Slow', '<p>Too late.</p>') });
+      const res = await impatient.post(`/v3/${q.projectId}/kb`, { token: q.admin.token, body: { type: 'url', source: `${site.url}/slow` } });
+      const failed = await waitForStatus(impatient, q.projectId, q.admin.token, res.body.value._id, 400);
+      expect(failed.error).toMatch(/no answer within 300 ms/);
+      expect(site.hits('/slow')).toBe(3);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('end in status 400 for a document type that has no text', async () => {

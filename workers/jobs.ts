@@ -26,7 +26,7 @@ export function registerJobs(queue: JobQueue, services: Services) {
   queue.define({
     job: indexJob,
     attempts: kbIndexAttempts,
-    backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
+    backoffMs: (attempt) => services.infra.config.kb.indexRetryDelayMs * 2 ** (attempt - 1),
     concurrency: 8,
     process: (data, job) => services.kb.indexing.run(data, { attempt: job.attempt, attempts: kbIndexAttempts }),
   });

@@ -39,6 +39,8 @@ export async function testEnvironment(overrides: Record<string, string> = {}, sh
     DATA_DIR: dataDir,
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
     BCRYPT_ROUNDS: '4',
+    // A failed indexing is tried again after 100 ms and 200 ms rather than 1 s and 2 s.
+    KB_INDEX_RETRY_DELAY: '100ms',
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: shared?.databaseUrl ?? database?.url,
