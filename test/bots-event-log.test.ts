@@ -3,14 +3,17 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
 import { TestApp, testEnvironment } from './helpers/app.js';
 import { loadEmbeddedImage } from './helpers/data-dir.js';
 import { runScript } from './helpers/script-process.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
 
 // Nothing committed is missed, bots included: a process killed after a visitor's message commits
-// and before the bot answers it leaves the message to the next process, which answers it once.
-// Embedded mode runs both processes one after the other on the same PGlite data directory.
+// and before the bot answers it leaves the message to the next node, which answers it once. The
+// killed node is a process of its own; the next one runs in this process, on the same database
+// (embedded mode: the same PGlite data directory, opened once the first process is dead).
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -92,7 +95,9 @@ describe('bot answers recovered from the log', () => {
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
 
-    const second = await startNode(env);
+    const restarted = await startServer(loadConfig(env), { inMemory: false });
+    cleanups.push(() => restarted.close());
+    const second = { client: new TestApp(restarted.app, async () => {}, restarted.url) };
     const messagesOf = async () => {
       const res = await second.client.get(`/v3/${projectId}/requests/${requestId}/messages`, { token: owner.token });
       expect(res.status).toBe(200);
