@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { serviceDataDir } from './helpers/data-dir.js';
 import { createTestDatabase, productionMode, redisUrl, uniqueName } from './helpers/environment.js';
 
 // The service as an operator runs it: `npm start` in its own process, stopped with real signals.
+// One test goes through npm itself; the others run what its script runs, as npm would.
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -19,11 +20,18 @@ interface Service {
   output(): string;
 }
 
-/** Starts `npm start`; `finished` registers what ends it once its test is over. */
-async function startService(env: Record<string, string>, finished: (cleanup: () => Promise<void>) => void): Promise<Service> {
+/** What `npm start` runs (its script, which execs node), for the services not started through npm. */
+const startScript = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
+
+/**
+ * Starts the service: through `npm start` (which must hand the signals to node), or with the
+ * command its script runs; `finished` registers what ends it once its test is over.
+ */
+async function startService(env: Record<string, string>, finished: (cleanup: () => Promise<void>) => void, how: 'npm start' | 'its script' = 'its script'): Promise<Service> {
   const dataDir = await serviceDataDir('sp-lifecycle-');
   const database = productionMode ? await createTestDatabase() : undefined;
-  const npm = spawn('npm', ['start'], {
+  const [command, args] = how === 'npm start' ? ['npm', ['start']] : ['sh', ['-c', startScript]];
+  const npm = spawn(command, args, {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -99,13 +107,30 @@ function requestInFlight(url: string) {
 
 const statusOf = async (url: string) => (await fetch(url)).status;
 
+async function waitForOutput(service: Service, text: string) {
+  await until(async () => service.output().includes(text), `"${text}" in the output`);
+}
+
 // The three run at once: each mostly waits for its own process.
 describe.concurrent('npm start as a service', () => {
   it(
-    'on SIGTERM answers /ready with 503, stops accepting, finishes the request in flight and exits 0',
+    'serves, logs one line per request without secrets, and on SIGTERM answers /ready with 503, stops accepting, finishes the request in flight and exits 0',
     async ({ onTestFinished }) => {
-      const service = await startService({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '30000' }, onTestFinished);
+      const service = await startService({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '30000' }, onTestFinished, 'npm start');
+      expect((await fetch(`${service.url}/health`)).status).toBe(200);
       expect(await statusOf(`${service.url}/ready`)).toBe(200);
+      const json = { 'content-type': 'application/json' };
+      const password = 'very secret password';
+      await fetch(`${service.url}/v3/auth/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'log@example.test', password }) });
+      const signin = await (await fetch(`${service.url}/v3/auth/signin`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'log@example.test', password }) })).json();
+      await fetch(`${service.url}/v3/projects?token=abc`, { headers: { authorization: signin.token } });
+      await waitForOutput(service, '"path":"/v3/projects"');
+      const line = JSON.parse(service.output().split('\n').find((l) => l.includes('"path":"/v3/projects"'))!);
+      expect(line).toMatchObject({ method: 'GET', path: '/v3/projects', status: 200 });
+      expect(typeof line.ms).toBe('number');
+      expect(service.output()).not.toContain(password);
+      expect(service.output()).not.toContain(signin.token.slice(4));
+
       const inFlight = requestInFlight(service.url);
 
       service.npm.kill('SIGTERM');

@@ -4,8 +4,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { serviceDataDir } from './helpers/data-dir.js';
-import { createTestDatabase, productionMode, redisUrl } from './helpers/environment.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -20,14 +18,6 @@ function startProcess(env: Record<string, string | undefined>) {
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('configuration', () => {
@@ -59,7 +49,8 @@ describe('configuration', () => {
   });
 });
 
-// At once: each mostly waits for its own process.
+// At once: each mostly waits for its own process. A process that starts, serves and stops is
+// lifecycle.test.ts.
 describe.concurrent('the server process', () => {
   it('refuses to start with a bad variable and says which', async () => {
     const proc = startProcess({ PORT: 'eighty' });
@@ -72,40 +63,4 @@ describe.concurrent('the server process', () => {
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/cannot start: database migration failed/);
   });
-
-  it('serves, logs one line per request without secrets, and drains on SIGTERM', async () => {
-    const dataDir = await serviceDataDir('sp-proc-');
-    const database = productionMode ? await createTestDatabase() : undefined;
-    const proc = startProcess({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url,
-      REDIS_URL: productionMode ? redisUrl : undefined,
-      REDIS_PREFIX: `sp_proc_${process.pid}`,
-      BCRYPT_ROUNDS: '4',
-    });
-    try {
-      await waitFor(() => /server listening/.test(proc.output()));
-      const url = JSON.parse(proc.output().split('\n').find((l) => l.includes('server listening'))!).url as string;
-      expect((await fetch(`${url}/health`)).status).toBe(200);
-      expect((await fetch(`${url}/ready`)).status).toBe(200);
-      const password = 'very secret password';
-      await fetch(`${url}/v3/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'log@example.test', password }) });
-      const signin = await (await fetch(`${url}/v3/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'log@example.test', password }) })).json();
-      await fetch(`${url}/v3/projects?token=abc`, { headers: { authorization: signin.token } });
-      await waitFor(() => proc.output().includes('"path":"/v3/projects"'));
-      const line = JSON.parse(proc.output().split('\n').find((l) => l.includes('"path":"/v3/projects"'))!);
-      expect(line).toMatchObject({ method: 'GET', path: '/v3/projects', status: 200 });
-      expect(typeof line.ms).toBe('number');
-      expect(proc.output()).not.toContain(password);
-      expect(proc.output()).not.toContain(signin.token.slice(4));
-      proc.child.kill('SIGTERM');
-      expect(await proc.exited).toBe(0);
-    } finally {
-      proc.child.kill('SIGKILL');
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 120_000);
 });
