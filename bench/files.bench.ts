@@ -7,20 +7,10 @@
 import { startServer } from '../src/server.js';
 import { rle8Bmp, solid } from '../test/helpers/images.js';
 import { benchConfig } from './environment.js';
-import { printTable } from './lib.js';
+import { json, printTable } from './lib.js';
 
 const rounds = 5;
 const marginMs = 100;
-
-async function json(url: string, method: string, token: string | undefined, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 

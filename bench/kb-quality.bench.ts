@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../src/server.js';
 import type { RetrievedChunk } from '../src/modules/kb/passage.js';
 import type { RetrievalMode } from '../src/modules/kb/retrieval.js';
 import { benchConfig } from './environment.js';
-import { printTable } from './lib.js';
+import { json, printTable } from './lib.js';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -125,20 +125,6 @@ const previousSql = `
   SELECT c."contentId", sum(ln(1 + (greatest($4::float8, df.n) - df.n + 0.5) / (df.n + 0.5)) * matches.tf) AS rank
   FROM matches JOIN df USING (lexeme) JOIN "KbChunk" c ON c."id" = matches."id"
   GROUP BY c."contentId" ORDER BY rank DESC, c."contentId" LIMIT 5`;
-
-async function json(url: string, method: string, token: string | undefined, body?: unknown) {
-  const send = () =>
-    fetch(url, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  // A kept-alive connection idle for a while may be closed by the server just as it is reused.
-  const response = await send().catch(send);
-  const parsed = await response.json();
-  if (response.status !== 200) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
-  return parsed;
-}
 
 async function embeddedServer(encoder: 'local' | 'off') {
   const config = benchConfig({ NODE_ENV: 'development', KB_ENCODER: encoder });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../src/server.js';
 import { startFakeOpenAI } from '../test/helpers/fake-openai.js';
 import { benchConfig, productionConfig } from './environment.js';
-import { printTable, runLoad, summarize } from './lib.js';
+import { json, printTable, runLoad, summarize } from './lib.js';
 
 const contents = 1000;
 const postConcurrency = 8;
@@ -50,17 +50,6 @@ function document(i: number, common: string[], rand: () => number) {
     length += sentence.length + 1;
   }
   return { own, text: sentences.join(' ') };
-}
-
-async function json(url: string, method: string, token: string | undefined, body?: unknown) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await response.json();
-  if (response.status !== 200) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
-  return parsed;
 }
 
 async function owner(server: RunningServer) {

@@ -5,6 +5,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** A JSON call to a benchmarked server; anything but 200 throws with the answer. */
+export async function json(url: string, method: string, token: string | undefined, body?: unknown) {
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // A kept-alive connection idle for a while may be closed by the server just as it is reused.
+  const response = await send().catch(send);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
 export interface LoadResult {
   requests: number;
   errors: number;

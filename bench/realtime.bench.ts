@@ -6,22 +6,12 @@
 import { startServer } from '../src/server.js';
 import { connect } from '../test/helpers/realtime.js';
 import { productionConfig } from './environment.js';
-import { percentile, printTable } from './lib.js';
+import { json, percentile, printTable } from './lib.js';
 
 const history = 3000;
 const sockets = 4;
 const perSocket = 10;
 const targetMs = 500;
-
-async function json(url: string, method: string, token: string | undefined, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 export default async function run() {
   const env = await productionConfig({ REALTIME_REPLAY_MAX_EVENTS: String(history + 1000) });
