@@ -29,18 +29,23 @@ const megabyte = 1024 * 1024;
 // shipped" checks the default.
 const inflateLimit = 5 * megabyte;
 
-let t: TestApp;
-let p: SeededProject;
+/** An app with `overrides` and a seeded project, opened before the tests of the block it is made in. */
+function appWith(overrides: Record<string, string>) {
+  const opened = {} as { t: TestApp; p: SeededProject };
+  beforeAll(async () => {
+    opened.t = await createTestApp(overrides);
+    opened.p = await opened.t.seedProject();
+  });
+  afterAll(() => opened.t.close());
+  return opened;
+}
+
 let site: FakeSite;
 beforeAll(async () => {
   site = await startSite();
-  t = await createTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', KB_INFLATE_MAX_BYTES: String(inflateLimit) });
-  p = await t.seedProject();
 });
-afterAll(async () => {
-  await t.close();
-  await site.close();
-});
+afterAll(() => site.close());
+const main = appWith({ OUTBOUND_ALLOW_PRIVATE: 'true', KB_INFLATE_MAX_BYTES: String(inflateLimit) });
 
 /** Polls the content until it ends (300 or 400), timing a /health request at every turn. */
 async function outcome(app: TestApp, project: SeededProject, contentId: string) {
@@ -59,34 +64,28 @@ async function outcome(app: TestApp, project: SeededProject, contentId: string) 
 }
 
 /** Uploads a file as a content (multipart POST /v3/:project_id/kb) and waits for its outcome. */
-async function uploaded(file: Buffer, filename: string, app = t, project = p) {
+async function uploaded(file: Buffer, filename: string, { t, p } = main) {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(file)]), filename);
-  const res = await app.post(`/v3/${project.projectId}/kb`, { token: project.admin.token, body: form });
+  const res = await t.post(`/v3/${p.projectId}/kb`, { token: p.admin.token, body: form });
   expect(res.status).toBe(200);
-  return outcome(app, project, res.body.value._id);
+  return outcome(t, p, res.body.value._id);
 }
 
-async function fetched(path: string, type = 'url', app = t, project = p) {
-  const res = await app.post(`/v3/${project.projectId}/kb`, { token: project.admin.token, body: { type, source: `${site.url}${path}` } });
+async function fetched(path: string, type = 'url', { t, p } = main) {
+  const res = await t.post(`/v3/${p.projectId}/kb`, { token: p.admin.token, body: { type, source: `${site.url}${path}` } });
   expect(res.status).toBe(200);
-  return outcome(app, project, res.body.value._id);
+  return outcome(t, p, res.body.value._id);
 }
 
 describe('the limits as shipped', () => {
-  let shipped: TestApp;
-  let q: SeededProject;
-  beforeAll(async () => {
-    // 50 MiB decompressed per document, 10 MiB per fetched body.
-    shipped = await createTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true' });
-    q = await shipped.seedProject();
-  });
-  afterAll(() => shipped.close());
+  // 50 MiB decompressed per document, 10 MiB per fetched body.
+  const shipped = appWith({ OUTBOUND_ALLOW_PRIVATE: 'true' });
 
   it('a 200 MB word/document.xml in a small upload ends in 400 at 50 MiB, the server answering /health within a second', async () => {
     const bomb = docxBomb(200);
     expect(bomb.length).toBeLessThan(megabyte);
-    const { content, slowestHealthMs } = await uploaded(bomb, 'bomb.docx', shipped, q);
+    const { content, slowestHealthMs } = await uploaded(bomb, 'bomb.docx', shipped);
     expect(content.status).toBe(400);
     expect(content.error).toContain('decompresses to more than 52428800 bytes (stopped in word/document.xml)');
     expect(slowestHealthMs).toBeLessThan(1000);
@@ -94,7 +93,7 @@ describe('the limits as shipped', () => {
 
   it('a small gzip body of a fetched url inflating to gigabytes ends in 400 at 10 MiB', async () => {
     site.serve('/shipped-gzip', { headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' }, body: gzipOf(deflateBomb(Buffer.alloc(megabyte), 2048)) });
-    const { content } = await fetched('/shipped-gzip', 'url', shipped, q);
+    const { content } = await fetched('/shipped-gzip', 'url', shipped);
     expect(content.status).toBe(400);
     expect(content.error).toContain('the gzip body decompresses to more than 10485760 bytes');
   });
@@ -105,7 +104,7 @@ describe('the limits as shipped', () => {
     const unit = Buffer.from(row.repeat(Math.floor(megabyte / row.length)));
     const page = deflateBomb(unit, 4, Buffer.from('<html><body><main><p>A dull table follows.</p>'), Buffer.from('</main></body></html>'));
     site.serve('/dull.html', { headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' }, body: gzipOf(page, true) });
-    const { content, slowestHealthMs } = await fetched('/dull.html', 'url', shipped, q);
+    const { content, slowestHealthMs } = await fetched('/dull.html', 'url', shipped);
     expect(content.status).toBe(300);
     expect(slowestHealthMs).toBeLessThan(1000);
   });
@@ -240,6 +239,7 @@ describe('gzipped sitemaps', () => {
       headers: { 'content-type': 'application/xml' },
       body: `<sitemapindex><sitemap><loc>${site.url}/sitemap-ok.xml</loc></sitemap><sitemap><loc>${site.url}/sitemap-bomb.xml.gz</loc></sitemap></sitemapindex>`,
     });
+    const { t, p } = main;
     let answered = false;
     const call = t.post(`/v3/${p.projectId}/kb/sitemap`, { token: p.admin.token, body: { sitemap: `${site.url}/sitemap-index.xml` } });
     void call.finally(() => (answered = true));
@@ -258,17 +258,11 @@ describe('gzipped sitemaps', () => {
 });
 
 describe('reading in worker threads', () => {
-  let limited: TestApp;
-  let q: SeededProject;
-  beforeAll(async () => {
-    limited = await createTestApp({ KB_EXTRACT_MAX_MEMORY_MB: '128' });
-    q = await limited.seedProject();
-  });
-  afterAll(() => limited.close());
+  const limited = appWith({ KB_EXTRACT_MAX_MEMORY_MB: '128' });
 
   it('a document needing more memory than KB_EXTRACT_MAX_MEMORY_MB ends in 400, the server answering /health within a second', async () => {
     // 30 MiB of paragraphs stays within the decompression limit, but mammoth needs gigabytes for it.
-    const { content, slowestHealthMs } = await uploaded(docxBomb(30), 'heavy.docx', limited, q);
+    const { content, slowestHealthMs } = await uploaded(docxBomb(30), 'heavy.docx', limited);
     expect(content.status).toBe(400);
     expect(content.error).toMatch(/needs more than 128 MB of memory to read/);
     expect(slowestHealthMs).toBeLessThan(1000);
@@ -276,18 +270,12 @@ describe('reading in worker threads', () => {
 });
 
 describe('a document not read within KB_EXTRACT_TIMEOUT_MS', () => {
-  let slow: TestApp;
-  let q: SeededProject;
-  beforeAll(async () => {
-    slow = await createTestApp({ KB_EXTRACT_TIMEOUT_MS: '300' });
-    q = await slow.seedProject();
-  });
-  afterAll(() => slow.close());
+  const slow = appWith({ KB_EXTRACT_TIMEOUT_MS: '300' });
 
   it('ends in 400 naming the deadline', async () => {
     // 16 MiB of text operators: within the decompression limit, seconds of PDF.js.
     const pdf = makePdfWithContents(zlibOf(deflateBomb(textOperatorsMiB, 16)), '/Filter /FlateDecode');
-    const { content } = await uploaded(pdf, 'slow.pdf', slow, q);
+    const { content } = await uploaded(pdf, 'slow.pdf', slow);
     expect(content.status).toBe(400);
     expect(content.error).toMatch(/could not be read within 300 ms/);
   });
