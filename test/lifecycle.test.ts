@@ -14,7 +14,8 @@ import { createTestDatabase, productionMode, redisUrl, uniqueName } from './help
 const root = path.resolve(import.meta.dirname, '..');
 
 interface Service {
-  npm: ChildProcess;
+  /** `npm start`, or node itself (the script execs it). */
+  process: ChildProcess;
   url: string;
   exited: Promise<number | null>;
   output(): string;
@@ -31,7 +32,7 @@ async function startService(env: Record<string, string>, finished: (cleanup: () 
   const dataDir = await serviceDataDir('sp-lifecycle-');
   const database = productionMode ? await createTestDatabase() : undefined;
   const [command, args] = how === 'npm start' ? ['npm', ['start']] : ['sh', ['-c', startScript]];
-  const npm = spawn(command, args, {
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -49,22 +50,22 @@ async function startService(env: Record<string, string>, finished: (cleanup: () 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  npm.stdout!.on('data', (d) => (output += d));
-  npm.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   finished(async () => {
-    if (npm.exitCode === null) npm.kill('SIGKILL');
+    if (child.exitCode === null) child.kill('SIGKILL');
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
   const deadline = Date.now() + 150_000;
   let url: string | undefined;
   while (!url) {
-    if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
     url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1];
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { npm, url, exited, output: () => output };
+  return { process: child, url, exited, output: () => output };
 }
 
 /** Whether the address still accepts TCP connections. */
@@ -133,7 +134,7 @@ describe.concurrent('npm start as a service', () => {
 
       const inFlight = requestInFlight(service.url);
 
-      service.npm.kill('SIGTERM');
+      service.process.kill('SIGTERM');
       await until(async () => (await statusOf(`${service.url}/ready`)) === 503, '/ready to answer 503');
       await until(async () => !(await accepts(service.url)), 'the listener to close');
       inFlight.finish();
@@ -157,7 +158,7 @@ describe.concurrent('npm start as a service', () => {
       });
       const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
 
-      service.npm.kill('SIGINT');
+      service.process.kill('SIGINT');
 
       expect(await closed).toBe(1001);
       expect(await service.exited).toBe(0);
@@ -177,7 +178,7 @@ describe.concurrent('npm start as a service', () => {
       );
 
       const signalled = Date.now();
-      service.npm.kill('SIGTERM');
+      service.process.kill('SIGTERM');
       const code = await service.exited;
       const tookMs = Date.now() - signalled;
 
