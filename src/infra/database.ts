@@ -202,19 +202,23 @@ let spareInMemory: PGlite[] | undefined;
 
 export function startEmbeddedDatabasesFrom(image: Blob | undefined, options: { recycle?: boolean } = {}) {
   embeddedImage = image;
+  if (!options.recycle) for (const spare of spareInMemory?.splice(0) ?? []) void spare.close();
   spareInMemory = options.recycle ? (spareInMemory ?? []) : undefined;
 }
 
-/** The tables of an in-memory database as first opened, migrated: what a spare goes back to. */
-const tablesWhenNew = new WeakMap<PGlite, string[]>();
+/**
+ * The tables of a migrated in-memory database, the same for all of them (one image, one set of
+ * migrations): what a spare goes back to.
+ */
+let migratedTables: string[] | undefined;
 
 /**
  * Drops the tables the app made (the knowledge base's vector table, whose column depends on the
  * encoder), empties every other table but the migrations' own and restarts every sequence: what
  * a database loaded from the image holds. Run when a spare is taken rather than when it is put
- * back, so a write that outlives its closed app cannot reach the next one.
+ * back, so what a closed app still wrote after closing is wiped too.
  */
-function backToNew(tables: string[]) {
+function backToMigrated(tables: string[]) {
   const kept = tables.map((name) => `'${name.replaceAll("'", "''")}'`).join(', ');
   return `DO $$
 DECLARE
@@ -238,12 +242,12 @@ BEGIN
 END $$`;
 }
 
-/** A spare in-memory database, as new, or undefined when there is none (or it cannot be reset). */
-async function takeSpareInMemory(): Promise<PGlite | undefined> {
-  const spare = spareInMemory?.pop();
-  if (!spare) return undefined;
+/** A spare in-memory database, as migrated, or undefined when there is none (or it cannot be reset). */
+async function takeSpareInMemory(spares: PGlite[]): Promise<PGlite | undefined> {
+  const spare = spares.pop();
+  if (!spare || !migratedTables) return undefined;
   try {
-    await spare.exec(backToNew(tablesWhenNew.get(spare)!));
+    await spare.exec(backToMigrated(migratedTables));
     return spare;
   } catch {
     await spare.close().catch(() => {});
@@ -273,8 +277,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let plannedOnce: pg.Pool | undefined;
   let closeDriver: () => Promise<void> = async () => {};
   let kind: Database['kind'];
-  /** An in-memory database that goes back to the spares when closed. */
-  let recycled: PGlite | undefined;
+  /** Set when the database goes back to the spares on close rather than closing. */
+  let spares: PGlite[] | undefined;
   if (options.databaseUrl) {
     kind = 'postgres';
     pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize }));
@@ -292,8 +296,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (dir !== 'memory://') mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
     const inMemory = dir === 'memory://';
     const isNew = inMemory || !existsSync(path.join(dir, 'PG_VERSION'));
+    spares = inMemory ? spareInMemory : undefined;
     const pglite =
-      (inMemory && (await takeSpareInMemory())) ||
+      (spares && (await takeSpareInMemory(spares))) ||
       (await PGlite.create({
         dataDir: inMemory ? undefined : dir,
         extensions: { vector },
@@ -301,23 +306,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         ...(await embeddedEngineAssets()),
       }));
     adapter = new PrismaPGlite(pglite);
-    const spares = inMemory ? spareInMemory : undefined;
-    if (spares) recycled = pglite;
     closeDriver = async () => {
-      if (spares && tablesWhenNew.has(pglite)) spares.push(pglite);
+      // Kept only while recycling is still on (startEmbeddedDatabasesFrom may have turned it off).
+      if (spares && spares === spareInMemory) spares.push(pglite);
       else await pglite.close();
     };
   }
 
   const applied = await applyMigrations(adapter);
   if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
-  if (recycled && !tablesWhenNew.has(recycled)) {
-    const { rows } = await recycled.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
-    tablesWhenNew.set(recycled, rows.map((row) => row.tablename));
-  }
 
   const client = new PrismaClient({ adapter });
   const prisma = withRevisions(client);
+  if (spares && !migratedTables) {
+    const tables = await prisma.$queryRaw<Array<{ tablename: string }>>`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
+    migratedTables = tables.map((table) => table.tablename);
+  }
   if (pool && plannedOnce) pools.set(prisma, { pool, plannedOnce });
   const hasVector = await enableVector(prisma, options.logger);
   let closing: Promise<void> | undefined;
