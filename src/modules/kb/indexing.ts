@@ -146,13 +146,16 @@ export class IndexingService {
     return Buffer.concat(parts);
   }
 
+  private async makeSplitter() {
+    const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
+    return new RecursiveCharacterTextSplitter({ chunkSize: this.config.kb.chunkSize, chunkOverlap: this.config.kb.chunkOverlap });
+  }
+
   private async split(content: KbContent, text: string): Promise<string[]> {
     // A question and its answer stay together whenever they fit in one chunk.
     if (content.type === 'faq' && text.length <= this.config.kb.chunkSize) return [text];
-    this.splitter ??= import('@langchain/textsplitters').then(
-      ({ RecursiveCharacterTextSplitter }) => new RecursiveCharacterTextSplitter({ chunkSize: this.config.kb.chunkSize, chunkOverlap: this.config.kb.chunkOverlap }),
-    );
-    const chunks = (await (await this.splitter).splitText(text)).map((c) => c.trim()).filter(Boolean);
+    const splitter = await (this.splitter ??= this.makeSplitter());
+    const chunks = (await splitter.splitText(text)).map((c) => c.trim()).filter(Boolean);
     if (!chunks.length) throw new ExtractionError('no text could be read from the document');
     return chunks;
   }
