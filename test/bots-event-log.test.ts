@@ -47,7 +47,7 @@ describe('bot answers recovered from the log', () => {
     const environment = await testEnvironment({ BOT_SWEEP_INTERVAL: '200ms', BOT_SWEEP_GRACE: '200ms' });
     cleanups.push(() => environment.dispose());
     const { config } = environment;
-    // Both processes open the same data directory: migrated already, from the suite's image.
+    // Both nodes open the same data directory: migrated already, from the suite's image.
     if (!config.databaseUrl) await loadEmbeddedImage(path.join(config.dataDir, 'db'));
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries({
@@ -97,9 +97,9 @@ describe('bot answers recovered from the log', () => {
 
     const restarted = await startServer(loadConfig(env), { inMemory: false });
     cleanups.push(() => restarted.close());
-    const second = { client: new TestApp(restarted.app, async () => {}, restarted.url) };
+    const second = new TestApp(restarted.app, async () => {}, restarted.url);
     const messagesOf = async () => {
-      const res = await second.client.get(`/v3/${projectId}/requests/${requestId}/messages`, { token: owner.token });
+      const res = await second.get(`/v3/${projectId}/requests/${requestId}/messages`, { token: owner.token });
       expect(res.status).toBe(200);
       return res.body as Message[];
     };
@@ -108,7 +108,7 @@ describe('bot answers recovered from the log', () => {
     await eventually(async () => answersTo(await messagesOf(), stalled).length > 0, 30_000);
 
     // The conversation goes on live; the recovered message keeps its single answer.
-    const next = await send(second.client, projectId, visitorToken, requestId, { text: 'are you there?' });
+    const next = await send(second, projectId, visitorToken, requestId, { text: 'are you there?' });
     expect(next.status).toBe(200);
     const messages = await eventually(async () => {
       const all = await messagesOf();
