@@ -14,6 +14,8 @@ export interface RetrievedChunk {
   coverage: number;
   /** Cosine similarity to the question; null without vectors or when not among the nearest. */
   similarity: number | null;
+  /** The learned phrasing (an agent's confirmed question) through which this passage was found. */
+  learned?: string;
 }
 
 /** Words that say little about what a question is about: left out of coverage and of extractive matching. */

@@ -42,7 +42,7 @@ const headingWeight = 1;
 const rrfK = 60;
 
 /** A chunk as the retrieval queries answer it: what answering gets, with its lexical rank instead of the fused score. */
-type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity'> & { rank: number };
+type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned'> & { rank: number; phrasingId: string | null; heading: string };
 
 // A question becomes an OR of its stems: every chunk sharing one is a candidate (found through the
 // GIN index), so a stem's document frequency over the candidates is exact. For each candidate the
@@ -86,7 +86,7 @@ const lexicalSql = `
     ORDER BY rank DESC, matches."id"
     LIMIT $5
   )
-  SELECT c."id", c."contentId", c."position", c."text",
+  SELECT c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
          k."name" AS "contentName", k."type" AS "contentType", k."source", best.rank, best.coverage
   FROM best JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
   ORDER BY best.rank DESC, c."id"`;
@@ -103,10 +103,18 @@ interface NamespaceStats {
 }
 
 const byIdsSql = `
-  SELECT c."id", c."contentId", c."position", c."text",
+  SELECT c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
          k."name" AS "contentName", k."type" AS "contentType", k."source", 0::float8 AS rank, 0::float8 AS coverage
   FROM "KbChunk" c JOIN "KbContent" k ON k."id" = c."contentId"
   WHERE c."id_project" = $1 AND c."id" = ANY($2::text[])`;
+
+// The chunk a learned phrasing answers with: its content's first chunk of text.
+const leadChunksSql = `
+  SELECT DISTINCT ON (c."contentId") c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
+         k."name" AS "contentName", k."type" AS "contentType", k."source", 0::float8 AS rank, 0::float8 AS coverage
+  FROM "KbChunk" c JOIN "KbContent" k ON k."id" = c."contentId"
+  WHERE c."id_project" = $1 AND c."contentId" = ANY($2::text[]) AND c."phrasingId" IS NULL
+  ORDER BY c."contentId", c."position"`;
 
 export class Retriever {
   private stats = new Map<string, NamespaceStats>();
@@ -141,9 +149,11 @@ export class Retriever {
   /** The `topK` most relevant chunks, best first; empty when nothing in the namespace relates to the query. */
   async search(projectId: string, namespace: string, query: string, topK: number, options: SearchOptions = {}): Promise<RetrievedChunk[]> {
     const mode = options.mode ?? this.mode;
+    // Learned phrasings are chunks of their own, several per content: read deeper, then keep one chunk per passage.
+    const wanted = topK * 2;
     if (!this.vectors.enabled) {
-      const rows = await this.lexical(projectId, namespace, query, topK);
-      return rows.map((row) => toChunk(row, Number(row.rank), null));
+      const rows = await this.lexical(projectId, namespace, query, wanted);
+      return this.passages(projectId, rows.map((row) => [row, Number(row.rank), null]), topK);
     }
     // Fusion looks deeper than topK in both lists: a chunk second in both beats one first in one.
     // Lexical ranking reads as deep, so that the chunks it ranks first have their similarity.
@@ -168,13 +178,53 @@ export class Retriever {
       for (const [id, score] of minMax(lexical.map((row) => [row.id, Number(row.rank)]))) add(id, lexicalWeight * score);
       for (const [id, score] of minMax(near.map((hit) => [hit.id, hit.similarity]))) add(id, (1 - lexicalWeight) * score);
     }
-    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, topK);
+    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, wanted);
     const rows = new Map(lexical.map((row) => [row.id, row]));
     const missing = best.map(([id]) => id).filter((id) => !rows.has(id));
     if (missing.length) {
       for (const row of await this.db.$queryRawUnsafe<ChunkRow[]>(byIdsSql, projectId, missing)) rows.set(row.id, row);
     }
-    return best.filter(([id]) => rows.has(id)).map(([id, score]) => toChunk(rows.get(id)!, score, similarity.get(id) ?? null));
+    const ranked = best.filter(([id]) => rows.has(id)).map(([id, score]): Scored => [rows.get(id)!, score, similarity.get(id) ?? null]);
+    return this.passages(projectId, ranked, topK);
+  }
+
+  /** The passages nearest to a vector (the vector store's similarity search), best first. */
+  async nearestPassages(projectId: string, namespace: string, vector: number[], k: number): Promise<RetrievedChunk[]> {
+    const near = await this.vectors.nearest(projectId, namespace, vector, k * 2);
+    if (!near.length) return [];
+    const rows = new Map((await this.db.$queryRawUnsafe<ChunkRow[]>(byIdsSql, projectId, near.map((n) => n.id))).map((r) => [r.id, r]));
+    const ranked = near.filter((n) => rows.has(n.id)).map((n): Scored => [rows.get(n.id)!, n.similarity, n.similarity]);
+    return this.passages(projectId, ranked, k);
+  }
+
+  /**
+   * Ranked chunks as passages: a learned phrasing's chunk stands for its content's first chunk (with
+   * the phrasing's coverage and similarity, which say how close the question is to it), each
+   * passage once, at its best rank.
+   */
+  private async passages(projectId: string, ranked: Scored[], topK: number): Promise<RetrievedChunk[]> {
+    const learnedContents = [...new Set(ranked.filter(([row]) => row.phrasingId).map(([row]) => row.contentId))];
+    const leads = new Map<string, ChunkRow>();
+    if (learnedContents.length) {
+      for (const row of await this.db.$queryRawUnsafe<ChunkRow[]>(leadChunksSql, projectId, learnedContents)) leads.set(row.contentId, row);
+    }
+    const out = new Map<string, RetrievedChunk>();
+    for (const [row, score, similarity] of ranked) {
+      const passage = row.phrasingId ? leads.get(row.contentId) : row;
+      if (!passage) continue;
+      const chunk = toChunk(passage, score, similarity, row.phrasingId ? row.heading : undefined);
+      chunk.coverage = Number(row.coverage ?? 0);
+      const seen = out.get(chunk.id);
+      if (!seen) {
+        if (out.size < topK) out.set(chunk.id, chunk);
+        continue;
+      }
+      // Seen at a better rank: it keeps the stronger of the relevance signals.
+      seen.coverage = Math.max(seen.coverage, chunk.coverage);
+      if (chunk.similarity !== null) seen.similarity = Math.max(seen.similarity ?? -1, chunk.similarity);
+      seen.learned ??= chunk.learned;
+    }
+    return [...out.values()];
   }
 
   private async lexical(projectId: string, namespace: string, query: string, limit: number) {
@@ -188,7 +238,8 @@ export class Retriever {
     const cached = this.stats.get(key);
     if (cached && Date.now() - cached.at < statsTtlMs) return cached;
     const [row] = await this.db.$queryRawUnsafe<Array<{ n: number; terms: number | null; heading: number | null }>>(
-      `SELECT count(*)::int AS n, avg("terms")::float8 AS terms, avg(nullif("headingTerms", 0))::float8 AS heading
+      `SELECT count(*)::int AS n, avg("terms") FILTER (WHERE "phrasingId" IS NULL)::float8 AS terms,
+              avg(nullif("headingTerms", 0))::float8 AS heading
        FROM "KbChunk" WHERE "id_project" = $1 AND "namespace" = $2`,
       projectId,
       namespace,
@@ -221,8 +272,11 @@ function minMax(scored: Array<[string, number]>): Array<[string, number]> {
   return scored.map(([id, score]) => [id, range > 0 ? (score - min) / range : 1]);
 }
 
-function toChunk(row: ChunkRow, score: number, similarity: number | null): RetrievedChunk {
+type Scored = [ChunkRow, number, number | null];
+
+function toChunk(row: ChunkRow, score: number, similarity: number | null, learned?: string): RetrievedChunk {
   return {
+    ...(learned ? { learned } : {}),
     id: row.id,
     contentId: row.contentId,
     position: Number(row.position),
