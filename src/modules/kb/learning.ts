@@ -178,9 +178,9 @@ export class LearningService {
   }
 
   /** Recorded feedback of a knowledge base, newest first (agents review visitors' thumbs here). */
-  async listFeedback(projectId: string, actorId: string, input: { namespace?: string; origin?: string; limit?: number }) {
+  async listFeedback(projectId: string, actorId: string, input: { namespace?: string | null; origin?: string | null; limit?: number | null }) {
     const kb = await this.namespaces.resolve(projectId, input.namespace, actorId);
-    const origin = input.origin;
+    const origin = input.origin ?? undefined;
     if (origin !== undefined && origin !== 'agent' && origin !== 'visitor') throw badInput('origin', 'origin: must be agent or visitor');
     const limit = input.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badInput('limit', 'limit: must be 1 to 200');

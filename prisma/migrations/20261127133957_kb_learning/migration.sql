@@ -3,6 +3,7 @@
 -- an agent's "not helpful" (that content does not answer that question first again) and counts
 -- visitors' thumbs on bot answers.
 -- AlterTable
+-- AlterTable
 ALTER TABLE "KbChunk" ADD COLUMN     "phrasingId" TEXT;
 
 -- AlterTable
@@ -19,6 +20,7 @@ CREATE TABLE "KbPhrasing" (
     "key" TEXT NOT NULL,
     "createdBy" TEXT NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
     "v" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "KbPhrasing_pkey" PRIMARY KEY ("id")
@@ -38,6 +40,7 @@ CREATE TABLE "KbFeedback" (
     "message_id" TEXT,
     "createdBy" TEXT NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
     "v" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "KbFeedback_pkey" PRIMARY KEY ("id")
