@@ -1,8 +1,7 @@
 -- Knowledge bases learn from agents: a question an agent confirms a content answers becomes a learned
--- phrasing of it, ranked through a chunk of its own (heading only, "phrasingId" set); feedback keeps
--- an agent's "not helpful" (that content does not answer that question first again) and counts
--- visitors' thumbs on bot answers.
--- AlterTable
+-- phrasing of it, ranked through a chunk of its own (heading only, phrasingId set), feedback keeps
+-- the agents verdicts of not helpful (that content does not answer that question first again) and
+-- counts the thumbs of visitors on bot answers.
 -- AlterTable
 ALTER TABLE "KbChunk" ADD COLUMN     "phrasingId" TEXT;
 

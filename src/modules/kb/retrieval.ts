@@ -38,6 +38,8 @@ const k1 = 1.2;
 const b = 0.75;
 /** The faq question field counts as much as the text (where the question is also found). */
 const headingWeight = 1;
+/** Weight of each further match of a passage (a learned phrasing after the first) in its score. */
+const votes = 0.5;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
 
@@ -49,8 +51,9 @@ type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned'> & { ran
 // tsvector is cut down to the question's stems (two ts_delete calls, in C) before being unnested:
 // a stem's positions give its frequency in the text (weight D) and in the heading (weight A). The
 // lengths are the fields' word counts (generated columns); $4 is the namespace's chunk count, $6
-// and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk is its
-// coverage. The CTEs are materialised so each runs once whatever the planner estimates.
+// and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk,
+// weighted by their idf, is its coverage: a question whose rare words ("sourdough", "Peru") the
+// knowledge base never uses is not covered by the common ones it shares ("how", "make"). The CTEs are materialised so each runs once whatever the planner estimates.
 const lexicalSql = `
   WITH q AS MATERIALIZED (
     SELECT coalesce(array_agg(DISTINCT lexeme), '{}'::text[]) AS lexemes
@@ -80,7 +83,8 @@ const lexicalSql = `
              matches.tf * ${k1 + 1} / (matches.tf + ${k1} * (${1 - b} + ${b} * matches.len / $6::float8))
              + ${headingWeight} * matches.tfh * ${k1 + 1} / (matches.tfh + ${k1} * (${1 - b} + ${b} * matches.hlen / $7::float8))
            )) AS rank,
-           count(*) FILTER (WHERE matches.lexeme = ANY($8::text[]))::float8 / greatest(cardinality($8::text[]), 1) AS coverage
+           coalesce(sum(idf.w) FILTER (WHERE matches.lexeme = ANY($8::text[])), 0)
+             / (SELECT greatest(sum(w), 1e-9) FROM idf WHERE lexeme = ANY($8::text[])) AS coverage
     FROM matches JOIN idf USING (lexeme)
     GROUP BY matches."id"
     ORDER BY rank DESC, matches."id"
@@ -150,14 +154,13 @@ export class Retriever {
   async search(projectId: string, namespace: string, query: string, topK: number, options: SearchOptions = {}): Promise<RetrievedChunk[]> {
     const mode = options.mode ?? this.mode;
     // Learned phrasings are chunks of their own, several per content: read deeper, then keep one chunk per passage.
-    const wanted = topK * 2;
+    const depth = Math.max(topK * 4, 30);
     if (!this.vectors.enabled) {
-      const rows = await this.lexical(projectId, namespace, query, wanted);
+      const rows = await this.lexical(projectId, namespace, query, depth);
       return this.passages(projectId, rows.map((row) => [row, Number(row.rank), null]), topK);
     }
     // Fusion looks deeper than topK in both lists: a chunk second in both beats one first in one.
     // Lexical ranking reads as deep, so that the chunks it ranks first have their similarity.
-    const depth = Math.max(topK * 4, 30);
     const [lexical, near] = await Promise.all([
       mode === 'dense' ? Promise.resolve([]) : this.lexical(projectId, namespace, query, depth),
       this.near(projectId, namespace, query, depth),
@@ -178,7 +181,7 @@ export class Retriever {
       for (const [id, score] of minMax(lexical.map((row) => [row.id, Number(row.rank)]))) add(id, lexicalWeight * score);
       for (const [id, score] of minMax(near.map((hit) => [hit.id, hit.similarity]))) add(id, (1 - lexicalWeight) * score);
     }
-    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, wanted);
+    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, depth);
     const rows = new Map(lexical.map((row) => [row.id, row]));
     const missing = best.map(([id]) => id).filter((id) => !rows.has(id));
     if (missing.length) {
@@ -216,15 +219,17 @@ export class Retriever {
       chunk.coverage = Number(row.coverage ?? 0);
       const seen = out.get(chunk.id);
       if (!seen) {
-        if (out.size < topK) out.set(chunk.id, chunk);
+        out.set(chunk.id, chunk);
         continue;
       }
-      // Seen at a better rank: it keeps the stronger of the relevance signals.
+      // Found again (through more learned phrasings): each further match adds to its score, as
+      // neighbours vote in a nearest-neighbour classifier, and it keeps the strongest signals.
+      seen.score += votes * score;
       seen.coverage = Math.max(seen.coverage, chunk.coverage);
       if (chunk.similarity !== null) seen.similarity = Math.max(seen.similarity ?? -1, chunk.similarity);
       seen.learned ??= chunk.learned;
     }
-    return [...out.values()];
+    return [...out.values()].sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, topK);
   }
 
   private async lexical(projectId: string, namespace: string, query: string, limit: number) {
