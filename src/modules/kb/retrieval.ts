@@ -64,7 +64,7 @@ const lexicalSql = `
            ts_delete(c."search", tsvector_to_array(ts_delete(c."search", q.lexemes))) AS matched
     FROM "KbChunk" c, q
     WHERE c."id_project" = $1 AND c."namespace" = $2
-      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l)
+      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l WHERE NOT l = ANY($9::text[]))
   ),
   matches AS MATERIALIZED (
     SELECT cand."id", cand.len, cand.hlen, m.lexeme,
@@ -72,7 +72,10 @@ const lexicalSql = `
            (SELECT count(*) FROM unnest(m.weights) w WHERE w <> 'A')::float8 AS tf
     FROM candidates cand CROSS JOIN LATERAL unnest(cand.matched) AS m
   ),
-  df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS n FROM matches GROUP BY lexeme),
+  df AS MATERIALIZED (
+    SELECT lexeme, count(*)::float8 AS n FROM matches WHERE NOT lexeme = ANY($9::text[]) GROUP BY lexeme
+    UNION ALL SELECT * FROM unnest($9::text[], $10::float8[])
+  ),
   idf AS MATERIALIZED (
     SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w
     FROM (SELECT unnest(lexemes) AS lexeme FROM q) t LEFT JOIN df USING (lexeme)
@@ -95,9 +98,20 @@ const lexicalSql = `
   FROM best JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
   ORDER BY best.rank DESC, c."id"`;
 
+// Document frequencies of a question's stems, counted through the GIN index (large knowledge bases only).
+const dfSql = `
+  SELECT l AS lexeme, (
+    SELECT count(*) FROM "KbChunk" c
+    WHERE c."id_project" = $1 AND c."namespace" = $2 AND c."search" @@ to_tsquery('simple', quote_literal(l))
+  )::float8 AS n
+  FROM unnest($3::text[]) l`;
+const pruneFrom = 20_000;
+const pruneShare = 0.02;
+
 // Namespace statistics (the N and average lengths of BM25) change slowly: read at most every 30 s.
 const statsTtlMs = 30_000;
 const maxCachedStats = 10_000;
+const maxCachedFrequencies = 200_000;
 
 interface NamespaceStats {
   n: number;
@@ -122,6 +136,7 @@ const leadChunksSql = `
 
 export class Retriever {
   private stats = new Map<string, NamespaceStats>();
+  private frequencies = new Map<string, { n: number; at: number }>();
 
   constructor(
     private db: Db,
@@ -235,7 +250,43 @@ export class Retriever {
   private async lexical(projectId: string, namespace: string, query: string, limit: number) {
     const stats = await this.namespaceStats(projectId, namespace);
     const wanted = contentStems(query, stopWords);
-    return this.db.$queryRawUnsafe<ChunkRow[]>(lexicalSql, projectId, namespace, stemText(query), stats.n, limit, stats.avgTerms, stats.avgHeadingTerms, wanted);
+    const stemmed = stemText(query);
+    const common = stats.n >= pruneFrom ? await this.commonStems(projectId, namespace, stemmed, stats.n) : new Map<string, number>();
+    return this.db.$queryRawUnsafe<ChunkRow[]>(
+      lexicalSql,
+      projectId,
+      namespace,
+      stemmed,
+      stats.n,
+      limit,
+      stats.avgTerms,
+      stats.avgHeadingTerms,
+      wanted,
+      [...common.keys()],
+      [...common.values()],
+    );
+  }
+
+  /** The question's stems too common to bring candidates, with their document frequency; none when all are. */
+  private async commonStems(projectId: string, namespace: string, stemmed: string, n: number): Promise<Map<string, number>> {
+    const lexemes = [...new Set(stemmed.split(' ').filter(Boolean))];
+    const now = Date.now();
+    const known = new Map<string, number>();
+    const missing: string[] = [];
+    for (const lexeme of lexemes) {
+      const cached = this.frequencies.get(`${projectId}:${namespace}:${lexeme}`);
+      if (cached && now - cached.at < statsTtlMs) known.set(lexeme, cached.n);
+      else missing.push(lexeme);
+    }
+    if (missing.length) {
+      for (const row of await this.db.$queryRawUnsafe<Array<{ lexeme: string; n: number }>>(dfSql, projectId, namespace, missing)) {
+        known.set(row.lexeme, Number(row.n));
+        if (this.frequencies.size >= maxCachedFrequencies) this.frequencies.delete(this.frequencies.keys().next().value!);
+        this.frequencies.set(`${projectId}:${namespace}:${row.lexeme}`, { n: Number(row.n), at: now });
+      }
+    }
+    const common = new Map([...known].filter(([, df]) => df > pruneShare * n));
+    return common.size < known.size ? common : new Map();
   }
 
   private async namespaceStats(projectId: string, namespace: string): Promise<NamespaceStats> {
