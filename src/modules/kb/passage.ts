@@ -10,7 +10,7 @@ export interface RetrievedChunk {
   contentType: string;
   source: string | null;
   score: number;
-  /** Share of the question's meaningful words (stop words aside) the chunk contains, each weighted by its idf: 0 when it shares none. */
+  /** Share of the question's meaningful words (stop words aside) the chunk contains, a word the knowledge base never uses counting twice: 0 when it shares none. */
   coverage: number;
   /** Cosine similarity to the question; null without vectors or when not among the nearest. */
   similarity: number | null;

@@ -36,6 +36,8 @@ export interface SearchOptions {
 // BM25's usual constants (Robertson & Zaragoza): term-frequency saturation and length normalisation.
 const k1 = 1.2;
 const b = 0.75;
+/** Weight in coverage of a question's word that no chunk of the knowledge base holds. */
+const unseenWeight = 2;
 /** The faq question field counts as much as the text (where the question is also found). */
 const headingWeight = 1;
 /** Weight of each further match of a passage (a learned phrasing after the first) in its score. */
@@ -51,9 +53,9 @@ type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned'> & { ran
 // tsvector is cut down to the question's stems (two ts_delete calls, in C) before being unnested:
 // a stem's positions give its frequency in the text (weight D) and in the heading (weight A). The
 // lengths are the fields' word counts (generated columns); $4 is the namespace's chunk count, $6
-// and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk,
-// weighted by their idf, is its coverage: a question whose rare words ("sourdough", "Peru") the
-// knowledge base never uses is not covered by the common ones it shares ("how", "make"). The CTEs are materialised so each runs once whatever the planner estimates.
+// and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk is its
+// coverage, a stem the knowledge base never uses counting twice: a question whose own words
+// ("sourdough", "Peru") the knowledge base does not know is not covered by the few it shares. The CTEs are materialised so each runs once whatever the planner estimates.
 const lexicalSql = `
   WITH q AS MATERIALIZED (
     SELECT coalesce(array_agg(DISTINCT lexeme), '{}'::text[]) AS lexemes
@@ -77,7 +79,8 @@ const lexicalSql = `
     UNION ALL SELECT * FROM unnest($9::text[], $10::float8[])
   ),
   idf AS MATERIALIZED (
-    SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w
+    SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w,
+           CASE WHEN coalesce(df.n, 0) = 0 THEN ${unseenWeight} ELSE 1 END AS cw
     FROM (SELECT unnest(lexemes) AS lexeme FROM q) t LEFT JOIN df USING (lexeme)
   ),
   best AS MATERIALIZED (
@@ -86,8 +89,8 @@ const lexicalSql = `
              matches.tf * ${k1 + 1} / (matches.tf + ${k1} * (${1 - b} + ${b} * matches.len / $6::float8))
              + ${headingWeight} * matches.tfh * ${k1 + 1} / (matches.tfh + ${k1} * (${1 - b} + ${b} * matches.hlen / $7::float8))
            )) AS rank,
-           coalesce(sum(idf.w) FILTER (WHERE matches.lexeme = ANY($8::text[])), 0)
-             / (SELECT greatest(sum(w), 1e-9) FROM idf WHERE lexeme = ANY($8::text[])) AS coverage
+           count(*) FILTER (WHERE matches.lexeme = ANY($8::text[]))::float8
+             / (SELECT greatest(sum(cw), 1) FROM idf WHERE lexeme = ANY($8::text[])) AS coverage
     FROM matches JOIN idf USING (lexeme)
     GROUP BY matches."id"
     ORDER BY rank DESC, matches."id"
