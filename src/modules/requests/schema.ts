@@ -158,6 +158,7 @@ builder.queryFields((t) => ({
       ticket_id: t.arg.string({ description: 'A ticket number, 1 to 2147483647.' }),
       dept_id: t.arg.string(),
       lead: t.arg.string(),
+      participant: t.arg.string({ description: 'A teammate\'s user id: only the requests they take part in (their "Mine" view).' }),
       hasBot: t.arg.string({ description: 'true or false' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
       channel: t.arg.string(),
