@@ -2,13 +2,16 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { request, subscribe } from '../api.js';
 import type { ConsoleConversationQuery } from '../gql/graphql.js';
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
-import { AddNote, AddTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { AddNote, AddTag, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { useProjectEvents } from './live.js';
 import { useSession } from './session.js';
 
 type Details = NonNullable<ConsoleConversationQuery['request']>;
 
+const statusLabel = (status: number) => (status === 100 ? 'Unassigned' : status === 200 ? 'Open, served' : status === 1000 ? 'Closed' : `Status ${status}`);
+
 /** One conversation: its messages live, the reply box, and what an agent does to it. */
-export function Conversation({ projectId, requestId }: { projectId: string; requestId: string }) {
+export function Conversation({ projectId, requestId, onBack }: { projectId: string; requestId: string; onBack: () => void }) {
   const { token, live, userId } = useSession();
   const [details, setDetails] = useState<Details | null>(null);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -16,7 +19,8 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
   const [note, setNote] = useState('');
   const [tag, setTag] = useState('');
   const [canned, setCanned] = useState<Array<{ _id: string; title: string }>>([]);
-  const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
+  const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string; id_bot?: string | null }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
+  const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const list = useRef<HTMLOListElement>(null);
 
@@ -42,6 +46,9 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
     return off;
   }, [live, projectId, requestId, load]);
 
+  // Someone else assigning, re-routing, closing or a visitor rating shows here at once.
+  useProjectEvents(projectId, (name) => name.startsWith('request.'), load);
+
   useEffect(() => {
     request(CannedResponses, { project: projectId }, token).then((r) => setCanned(r.cannedResponses), () => {});
     request(AssignTargets, { project: projectId }, token).then(
@@ -60,10 +67,12 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
     list.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
   }, [messages.length]);
 
-  async function act(run: () => Promise<unknown>) {
+  async function act(run: () => Promise<unknown>, done?: string) {
     setError(null);
+    setNotice(null);
     try {
       await run();
+      if (done) setNotice(done);
       load();
     } catch (e) {
       setError((e as Error).message);
@@ -89,10 +98,15 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
 
   const closed = details?.status === 1000;
   const mine = details?.participatingAgents.includes(userId);
+  const tags = Array.isArray(details?.tags) ? (details.tags as Array<{ tag?: string; color?: string }>) : [];
+  const assignees = details?.agents.map((a) => a.id_user?.fullName || a.id_user?.email || a._id) ?? [];
 
   return (
     <section className="conversation" aria-label="Conversation">
       <header className="conversation-header">
+        <button type="button" className="back link" onClick={onBack}>
+          ← Inbox
+        </button>
         <h2>
           {details?.lead?.fullname || 'Visitor'} <span className="ticket">#{details?.ticket_id}</span>
         </h2>
@@ -103,8 +117,10 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
               value=""
               onChange={(e) => {
                 const [kind, id] = e.target.value.split(':');
-                if (kind === 'agent') void act(() => request(AssignTo, { project: projectId, request: requestId, participants: [id] }, token));
-                if (kind === 'department') void act(() => request(RouteToDepartment, { project: projectId, request: requestId, department: id }, token));
+                const agent = targets.agents.find((a) => a.id === id);
+                const department = targets.departments.find((d) => d._id === id);
+                if (kind === 'agent') void act(() => request(AssignTo, { project: projectId, request: requestId, participants: [id] }, token), `Assigned to ${agent?.name}`);
+                if (kind === 'department') void act(() => request(RouteToDepartment, { project: projectId, request: requestId, department: id }, token), `Routed to ${department?.name}`);
               }}
             >
               <option value="">Assign to…</option>
@@ -125,22 +141,23 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
             </select>
           )}
           {!closed && !mine && (
-            <button type="button" onClick={() => act(() => request(Take, { project: projectId, request: requestId }, token))}>
+            <button type="button" onClick={() => act(() => request(Take, { project: projectId, request: requestId }, token), 'You took the conversation')}>
               Take
             </button>
           )}
           {closed ? (
-            <button type="button" onClick={() => act(() => request(Reopen, { project: projectId, request: requestId }, token))}>
+            <button type="button" onClick={() => act(() => request(Reopen, { project: projectId, request: requestId }, token), 'Reopened')}>
               Reopen
             </button>
           ) : (
-            <button type="button" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token))}>
+            <button type="button" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token), 'Closed')}>
               Close
             </button>
           )}
         </div>
       </header>
       {error && <p role="alert" className="error">{error}</p>}
+      {notice && !error && <p role="status" className="notice">{notice}</p>}
       <ol className="messages" ref={list} aria-live="polite" aria-label="Messages" data-testid="messages">
         {messages.map((m) => {
           const hidden = m.attributes?.subtype === 'info' || m.attributes?.hidden === true;
@@ -196,8 +213,46 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
         </form>
       )}
       <aside className="details" aria-label="Details">
+        <dl className="facts">
+          <dt>Status</dt>
+          <dd data-testid="status">{details ? statusLabel(details.status) : '…'}</dd>
+          <dt>Assignees</dt>
+          <dd data-testid="assignees">{assignees.length ? assignees.join(', ') : details?.hasBot ? 'Bot' : 'Nobody yet'}</dd>
+          <dt>Department</dt>
+          <dd data-testid="department">{details?.department?.name ?? '—'}</dd>
+          {details?.rating != null && (
+            <>
+              <dt>Rating</dt>
+              <dd data-testid="rating">
+                <span aria-label={`${details.rating} out of 5`}>{'★'.repeat(details.rating)}{'☆'.repeat(Math.max(0, 5 - details.rating))}</span> {details.rating}/5
+                {details.rating_message ? <q>{details.rating_message}</q> : null}
+              </dd>
+            </>
+          )}
+          {details?.sourcePage && (
+            <>
+              <dt>Page</dt>
+              <dd className="source">{details.sourcePage}</dd>
+            </>
+          )}
+        </dl>
         <h3>Tags</h3>
-        <p>{Array.isArray(details?.tags) && details.tags.length ? details.tags.map((t: { tag?: string }) => t.tag ?? String(t)).join(', ') : 'None'}</p>
+        <ul className="tag-list" aria-label="Tags">
+          {tags.map((t) => (
+            <li key={t.tag} className="chip">
+              {t.tag}
+              <button
+                type="button"
+                className="remove"
+                aria-label={`Remove tag ${t.tag}`}
+                onClick={() => void act(() => request(RemoveTag, { project: projectId, request: requestId, tag: t.tag! }, token))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          {tags.length === 0 && <li className="none">None</li>}
+        </ul>
         <form
           onSubmit={(e) => {
             e.preventDefault();

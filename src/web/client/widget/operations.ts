@@ -9,9 +9,9 @@ export const SigninAnonymously = graphql(`
   }
 `);
 
-export const ProjectIsOpen = graphql(`
-  query WidgetIsOpen($project: String!) {
-    projectIsOpen(project_id: $project) { isopen }
+export const WidgetSettings = graphql(`
+  query WidgetSettings($project: String!) {
+    widgetSettings(project_id: $project) { name isopen available_agents }
   }
 `);
 

@@ -27,6 +27,11 @@ export const widgetCss = `
 .sw-rating { padding: 10px; border-top: 1px solid #e3e7ef; display: flex; flex-direction: column; gap: 8px; }
 .sw-rating fieldset { border: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px; }
 .sw-rating legend { margin-bottom: 6px; }
+.sw-rating form { display: flex; flex-direction: column; gap: 8px; }
+.sw-rating fieldset button[aria-pressed=true] { background: #d49b00; color: #fff; }
+.sw-rating label, .sw-away label { display: flex; flex-direction: column; gap: 4px; font-size: 13px; }
+.sw-rating input, .sw-away input { font: inherit; border: 1px solid #c5cbd8; border-radius: 8px; padding: 6px 10px; }
+.sw-away p { margin: 0 0 6px; }
 .sw-rating fieldset button { background: #fff; color: #d49b00; border: 1px solid #d49b00; }
 .sw-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `;
