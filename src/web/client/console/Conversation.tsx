@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { request, subscribe } from '../api.js';
 import type { ConsoleConversationQuery } from '../gql/graphql.js';
+import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
+import { usePageVisible, useReceipts } from '../shared/receipts.js';
+import { typingLine, useTyping } from '../shared/typing.js';
 import { AddNote, AddTag, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
 import { useProjectEvents } from './live.js';
 import { useSession } from './session.js';
@@ -22,7 +25,13 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
   const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string; id_bot?: string | null }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const { typists, keyPressed, stopped, spoke } = useTyping({ client: live, token, projectId, requestId, me: userId, enabled: true });
+  useReceipts({ messages, me: userId, token, projectId, requestId, seeing: pageVisible });
 
   const load = useCallback(() => {
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
@@ -40,7 +49,9 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
     // Subscribed first, then read: nothing falls between the two (the merge drops duplicates).
     const off = subscribe(live, MessageEvents, { project: projectId, request: requestId }, (d) => d.requestMessages.seq, (d) => {
       const message = d.requestMessages.message;
-      if (message) setMessages((m) => merged(m, [message]));
+      if (!message) return;
+      setMessages((m) => merged(m, [message]));
+      spoke(message.sender);
     }, load);
     load();
     return off;
@@ -79,11 +90,29 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
     }
   }
 
+  async function attach(file: File) {
+    setError(null);
+    const refused = await refusal(file).catch(() => null);
+    if (refused) return setError(refused);
+    setProgress({ name: file.name, fraction: 0 });
+    try {
+      const uploaded = await upload(projectId, token, file, (fraction) => setProgress({ name: file.name, fraction }));
+      const message = attachmentMessage(file, uploaded);
+      const r = await request(Reply, { project: projectId, request: requestId, text: message.text, type: message.type, metadata: message.metadata, attributes: { clienttimestamp: Date.now() } }, token);
+      setMessages((m) => merged(m, [r.sendMessage]));
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setProgress(null);
+    }
+  }
+
   async function send(e: FormEvent) {
     e.preventDefault();
     const text = draft.trim();
     if (!text) return;
     setDraft('');
+    stopped();
     await act(async () => {
       const r = await request(Reply, { project: projectId, request: requestId, text, attributes: { clienttimestamp: Date.now() } }, token);
       setMessages((m) => merged(m, [r.sendMessage]));
@@ -102,7 +131,22 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
   const assignees = details?.agents.map((a) => a.id_user?.fullName || a.id_user?.email || a._id) ?? [];
 
   return (
-    <section className="conversation" aria-label="Conversation">
+    <section
+      className={`conversation${dragging ? ' dragging' : ''}`}
+      aria-label="Conversation"
+      onDragOver={(e) => {
+        if (closed) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        const file = e.dataTransfer.files?.[0];
+        if (file) void attach(file);
+      }}
+    >
       <header className="conversation-header">
         <button type="button" className="back link" onClick={onBack}>
           ← Inbox
@@ -167,8 +211,12 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
                 {m.senderFullname || m.sender}
                 {hidden ? ' (hidden from the visitor)' : ''}
               </span>
-              {m.type === 'image' && m.metadata?.src && <img src={m.metadata.src} alt={m.text || 'image'} />}
-              {m.text && <span className="text">{m.text}</span>}
+              {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? <Attachment message={m} token={token} prefix="" /> : m.text && <span className="text">{m.text}</span>}
+              {m.sender === userId && (
+                <span className={`receipt${(m.status ?? 0) >= 300 ? ' seen' : ''}`} aria-label={receiptText(m.status ?? 200).label} title={receiptText(m.status ?? 200).label}>
+                  {receiptText(m.status ?? 200).mark}
+                </span>
+              )}
               {buttonsOf(m).length > 0 && (
                 <span className="buttons" aria-label="Buttons offered">
                   {buttonsOf(m).map((b, i) => (
@@ -182,8 +230,32 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
           );
         })}
       </ol>
+      <div className="live-line">
+        {typingLine(typists) && (
+          <span role="status" data-testid="typing">
+            {typingLine(typists)}
+          </span>
+        )}
+        {progress && (
+          <span role="status">
+            Uploading {progress.name} <progress max={1} value={progress.fraction} aria-label={`Uploading ${progress.name}`} />
+          </span>
+        )}
+      </div>
       {!closed && (
         <form className="reply" onSubmit={send}>
+          <input
+            ref={picker}
+            type="file"
+            className="visually-hidden"
+            aria-label="Attach a file"
+            tabIndex={-1}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void attach(file);
+            }}
+          />
           <label htmlFor="canned">Canned response</label>
           <select id="canned" value="" onChange={(e) => void useCanned(e.target.value)}>
             <option value="">Insert…</option>
@@ -199,7 +271,10 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
           <textarea
             id="reply-text"
             value={draft}
-            onChange={(e) => setDraft(e.target.value)}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              if (e.target.value) keyPressed();
+            }}
             placeholder="Reply to the visitor…"
             rows={2}
             onKeyDown={(e) => {
@@ -209,7 +284,12 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
               }
             }}
           />
-          <button type="submit">Send</button>
+          <span className="reply-buttons">
+            <button type="button" className="secondary" aria-label="Attach a file or image" onClick={() => picker.current?.click()}>
+              📎
+            </button>
+            <button type="submit">Send</button>
+          </span>
         </form>
       )}
       <aside className="details" aria-label="Details">

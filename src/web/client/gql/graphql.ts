@@ -351,7 +351,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -360,17 +360,19 @@ export type ConsoleMessageEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } | null } };
+export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } | null } };
 
 export type ConsoleReplyMutationVariables = Exact<{
   project: string;
   request: string;
   text: string;
   attributes?: any;
+  type?: string | null | undefined;
+  metadata?: any;
 }>;
 
 
-export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } };
+export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } };
 
 export type ConsoleTakeMutationVariables = Exact<{
   project: string;
@@ -487,6 +489,38 @@ export type ConsoleAssignMutationVariables = Exact<{
 
 export type ConsoleAssignMutation = { setRequestParticipants: { request_id: string, status: number, participatingAgents: Array<string> } };
 
+export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FileLimitsQuery = { fileLimits: { maxBytes: number, allowedTypes: Array<string> } | null };
+
+export type AcknowledgeMessageMutationVariables = Exact<{
+  project: string;
+  request: string;
+  message: string;
+  status: number;
+}>;
+
+
+export type AcknowledgeMessageMutation = { acknowledgeMessage: { _id: string, status: number } };
+
+export type SendTypingMutationVariables = Exact<{
+  project: string;
+  request: string;
+  typing: boolean;
+}>;
+
+
+export type SendTypingMutation = { sendTyping: { at: string } };
+
+export type TypingEventsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type TypingEventsSubscription = { typing: { user_id: string, fullname: string | null, typing: boolean, at: string } };
+
 export type WidgetSigninMutationVariables = Exact<{
   project: string;
   name?: string | null | undefined;
@@ -508,7 +542,7 @@ export type WidgetMessagesQueryVariables = Exact<{
 }>;
 
 
-export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string }> | null };
+export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null };
 
 export type WidgetSendMutationVariables = Exact<{
   project: string;
@@ -516,10 +550,12 @@ export type WidgetSendMutationVariables = Exact<{
   text: string;
   attributes?: any;
   sourcePage?: string | null | undefined;
+  type?: string | null | undefined;
+  metadata?: any;
 }>;
 
 
-export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } };
+export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } };
 
 export type WidgetMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -528,7 +564,7 @@ export type WidgetMessageEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } | null } };
+export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } | null } };
 
 export type WidgetRequestStatusQueryVariables = Exact<{
   project: string;
@@ -1112,6 +1148,8 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
@@ -1128,17 +1166,21 @@ export const ConsoleMessageEventsDocument = new TypedDocumentString(`
       metadata
       attributes
       createdAt
+      status
+      receipts
     }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleMessageEventsSubscription, ConsoleMessageEventsSubscriptionVariables>;
 export const ConsoleReplyDocument = new TypedDocumentString(`
-    mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {
+    mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
+    type: $type
+    metadata: $metadata
   ) {
     _id
     sender
@@ -1148,6 +1190,8 @@ export const ConsoleReplyDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<ConsoleReplyMutation, ConsoleReplyMutationVariables>;
@@ -1300,6 +1344,44 @@ export const ConsoleAssignDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssignMutation, ConsoleAssignMutationVariables>;
+export const FileLimitsDocument = new TypedDocumentString(`
+    query FileLimits {
+  fileLimits {
+    maxBytes
+    allowedTypes
+  }
+}
+    `) as unknown as TypedDocumentString<FileLimitsQuery, FileLimitsQueryVariables>;
+export const AcknowledgeMessageDocument = new TypedDocumentString(`
+    mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {
+  acknowledgeMessage(
+    project_id: $project
+    request_id: $request
+    message_id: $message
+    status: $status
+  ) {
+    _id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<AcknowledgeMessageMutation, AcknowledgeMessageMutationVariables>;
+export const SendTypingDocument = new TypedDocumentString(`
+    mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {
+  sendTyping(project_id: $project, request_id: $request, typing: $typing) {
+    at
+  }
+}
+    `) as unknown as TypedDocumentString<SendTypingMutation, SendTypingMutationVariables>;
+export const TypingEventsDocument = new TypedDocumentString(`
+    subscription TypingEvents($project: String!, $request: String!) {
+  typing(project_id: $project, request_id: $request) {
+    user_id
+    fullname
+    typing
+    at
+  }
+}
+    `) as unknown as TypedDocumentString<TypingEventsSubscription, TypingEventsSubscriptionVariables>;
 export const WidgetSigninDocument = new TypedDocumentString(`
     mutation WidgetSignin($project: String!, $name: String) {
   signinAnonymously(id_project: $project, firstname: $name) {
@@ -1332,17 +1414,21 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
 export const WidgetSendDocument = new TypedDocumentString(`
-    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
     sourcePage: $sourcePage
+    type: $type
+    metadata: $metadata
   ) {
     _id
     sender
@@ -1352,6 +1438,8 @@ export const WidgetSendDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<WidgetSendMutation, WidgetSendMutationVariables>;
@@ -1369,6 +1457,8 @@ export const WidgetMessageEventsDocument = new TypedDocumentString(`
       metadata
       attributes
       createdAt
+      status
+      receipts
     }
   }
 }

@@ -1,7 +1,10 @@
 import { StrictMode, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { liveClient, request, setApiBase, subscribe } from '../api.js';
+import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
+import { usePageVisible, useReceipts } from '../shared/receipts.js';
+import { typingLine, useTyping } from '../shared/typing.js';
 import { WidgetSettings, SigninAnonymously, WidgetMessageEvents, WidgetMessages, WidgetRate, WidgetRequestStatus, WidgetSend } from './operations.js';
 import { widgetCss } from './style.js';
 
@@ -44,7 +47,11 @@ function Widget({ projectId }: { projectId: string }) {
   const [connected, setConnected] = useState(false);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
 
   const save = useCallback(
     (next: Session) => {
@@ -95,7 +102,9 @@ function Widget({ projectId }: { projectId: string }) {
       (d) => d.requestMessages.seq,
       (d) => {
         const message = d.requestMessages.message;
-        if (message) setMessages((m) => merged(m, [message]));
+        if (!message) return;
+        setMessages((m) => merged(m, [message]));
+        spoke(message.sender);
       },
       reread,
     );
@@ -123,7 +132,16 @@ function Widget({ projectId }: { projectId: string }) {
     return () => clearInterval(timer);
   }, [open, session?.requestId, started, messages.length, projectId]);
 
+  const { typists, keyPressed, stopped, spoke } = useTyping({
+    client,
+    token: session?.token ?? null,
+    projectId,
+    requestId: session?.requestId ?? '',
+    me: session?.userId ?? '',
+    enabled: !!session && started,
+  });
   const visible = messages.filter((m) => !isHiddenMessage(m));
+  useReceipts({ messages: visible, me: session?.userId, token: session?.token ?? null, projectId, requestId: session?.requestId ?? '', seeing: open && pageVisible });
   const last = visible[visible.length - 1];
   const inputDisabled = last?.attributes?.disableInputMessage === true;
   // Both last until the next message arrives.
@@ -144,15 +162,16 @@ function Widget({ projectId }: { projectId: string }) {
     list.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
   }, [visible.length, open]);
 
-  async function send(text: string) {
+  async function send(text: string, content: { type?: string; metadata?: Record<string, unknown> } = {}) {
     if (!session || !text.trim()) return;
     setError(null);
+    stopped();
     try {
       // The e-mail a visitor leaves while the team is away goes with the first message: it is the lead's.
       const leftEmail = !started && email.trim() ? { userEmail: email.trim() } : {};
       const r = await request(
         WidgetSend,
-        { project: projectId, request: session.requestId, text, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href },
+        { project: projectId, request: session.requestId, text, ...content, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href },
         session.token,
       );
       setMessages((m) => merged(m, [r.sendMessage]));
@@ -162,6 +181,23 @@ function Widget({ projectId }: { projectId: string }) {
       }
     } catch (e) {
       setError((e as Error).message);
+    }
+  }
+
+  async function attach(file: File) {
+    if (!session) return;
+    setError(null);
+    const refused = await refusal(file).catch(() => null);
+    if (refused) return setError(refused);
+    setProgress({ name: file.name, fraction: 0 });
+    try {
+      const uploaded = await upload(projectId, session.token, file, (fraction) => setProgress({ name: file.name, fraction }));
+      const message = attachmentMessage(file, uploaded);
+      await send(message.text, { type: message.type, metadata: message.metadata });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setProgress(null);
     }
   }
 
@@ -197,7 +233,24 @@ function Widget({ projectId }: { projectId: string }) {
   return (
     <div className="sw-root">
       {open && (
-        <section className="sw-panel" role="dialog" aria-label="Chat with us" aria-modal="false">
+        <section
+          className={`sw-panel${dragging ? ' sw-dragging' : ''}`}
+          role="dialog"
+          aria-label="Chat with us"
+          aria-modal="false"
+          onDragOver={(e) => {
+            if (!session || closed) return;
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            const file = e.dataTransfer.files?.[0];
+            if (file) void attach(file);
+          }}
+        >
           <header className="sw-header">
             <h2>Chat with us</h2>
             <span className="sw-who" data-testid="widget-user">
@@ -223,8 +276,16 @@ function Widget({ projectId }: { projectId: string }) {
             {visible.map((m) => (
               <li key={m._id} className={m.sender === session?.userId ? 'sw-msg sw-mine' : 'sw-msg sw-theirs'} data-testid="widget-message">
                 {m.sender !== session?.userId && <span className="sw-sender">{m.senderFullname}</span>}
-                {m.type === 'image' && m.metadata?.src && <img src={m.metadata.src} alt={m.text || 'image'} className="sw-image" />}
-                {m.text && <span className="sw-text">{m.text}</span>}
+                {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? (
+                  <Attachment message={m} token={session?.token ?? null} prefix="sw-" />
+                ) : (
+                  m.text && <span className="sw-text">{m.text}</span>
+                )}
+                {m.sender === session?.userId && (
+                  <span className="sw-receipt" aria-label={receiptText(m.status ?? 200).label} title={receiptText(m.status ?? 200).label}>
+                    {receiptText(m.status ?? 200).mark}
+                  </span>
+                )}
                 {buttonsOf(m).length > 0 && (
                   <span className="sw-buttons">
                     {buttonsOf(m).map((b, i) =>
@@ -243,6 +304,17 @@ function Widget({ projectId }: { projectId: string }) {
               </li>
             ))}
           </ol>
+          {typingLine(typists) && (
+            <p className="sw-typing" role="status" data-testid="typing">
+              {typingLine(typists)}
+            </p>
+          )}
+          {progress && (
+            <div className="sw-progress" role="status">
+              Uploading {progress.name}
+              <progress max={1} value={progress.fraction} aria-label={`Uploading ${progress.name}`} />
+            </div>
+          )}
           {error && (
             <p className="sw-error" role="alert">
               {error}
@@ -288,9 +360,27 @@ function Widget({ projectId }: { projectId: string }) {
                 Your message
               </label>
               <input
+                ref={picker}
+                type="file"
+                className="sw-visually-hidden"
+                aria-label="Attach a file"
+                tabIndex={-1}
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = '';
+                  if (file) void attach(file);
+                }}
+              />
+              <button type="button" className="sw-attach" aria-label="Attach a file or image" disabled={!session || inputDisabled} onClick={() => picker.current?.click()}>
+                📎
+              </button>
+              <input
                 id="sw-text"
                 value={draft}
-                onChange={(e) => setDraft(e.target.value)}
+                onChange={(e) => {
+                  setDraft(e.target.value);
+                  if (e.target.value) keyPressed();
+                }}
                 placeholder={placeholder}
                 disabled={!session || inputDisabled}
                 autoComplete="off"
