@@ -10,7 +10,7 @@ import { expandMicrolanguage, wantsMicrolanguage } from './microlanguage.js';
 import { QuickPoster, type QuickOutcome } from './quick-post.js';
 import { authorParams, isFirstResponse, messageCreated, messageRow, requestClosed, routesRequest, type FallbackReason } from './rules.js';
 import { holds } from '../requests/conditions.js';
-import { RequestService, openingFields } from '../requests/service.js';
+import { RequestService, changeDetails, openingFields } from '../requests/service.js';
 import { receiptStatuses } from '../requests/states.js';
 import {
   checkRequestId,
@@ -250,7 +250,12 @@ export class MessageService {
         projectId: request.id_project,
         name: 'request.update',
         subject: request.id,
-        payload: { request_id: request.request_id, fields: [...change.fields, 'preflight'], status: updated.status },
+        payload: {
+          request_id: request.request_id,
+          fields: [...change.fields, 'preflight'],
+          status: updated.status,
+          ...changeDetails(request, updated, change.fields, null),
+        },
       });
       return updated;
     }
