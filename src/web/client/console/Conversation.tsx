@@ -21,9 +21,10 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
   const [draft, setDraft] = useState('');
   const [note, setNote] = useState('');
   const [tag, setTag] = useState('');
-  const [canned, setCanned] = useState<Array<{ _id: string; title: string }>>([]);
+  const [canned, setCanned] = useState<Array<{ _id: string; title: string; text?: string | null }>>([]);
   const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string; id_bot?: string | null }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
   const [notice, setNotice] = useState<string | null>(null);
+  const [pick, setPick] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -123,7 +124,13 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
     if (!id) return;
     const r = await request(RenderCanned, { project: projectId, id, request: requestId }, token);
     setDraft(r.renderCannedResponse.text);
+    setPick(0);
+    document.querySelector<HTMLTextAreaElement>('#reply-text')?.focus();
   }
+
+  // "/" at the start of the reply box lists the canned responses whose title starts with what follows.
+  const slash = draft.startsWith('/') ? draft.slice(1).toLowerCase() : null;
+  const matching = slash === null ? [] : canned.filter((c) => c.title.toLowerCase().includes(slash)).slice(0, 8);
 
   const closed = details?.status === 1000;
   const mine = details?.participatingAgents.includes(userId);
@@ -194,7 +201,7 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
               Reopen
             </button>
           ) : (
-            <button type="button" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token), 'Closed')}>
+            <button type="button" data-action="close" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token), 'Closed')}>
               Close
             </button>
           )}
@@ -277,13 +284,38 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
             }}
             placeholder="Reply to the visitor…"
             rows={2}
+            aria-autocomplete="list"
+            aria-controls={matching.length ? 'canned-matches' : undefined}
             onKeyDown={(e) => {
+              if (matching.length && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+                e.preventDefault();
+                setPick((k) => (k + (e.key === 'ArrowDown' ? 1 : matching.length - 1)) % matching.length);
+                return;
+              }
+              if (matching.length && e.key === 'Enter') {
+                e.preventDefault();
+                void useCanned(matching[Math.min(pick, matching.length - 1)]._id);
+                return;
+              }
+              if (e.key === 'Escape' && slash !== null) {
+                setDraft('');
+                return;
+              }
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
                 e.currentTarget.form?.requestSubmit();
               }
             }}
           />
+          {matching.length > 0 && (
+            <ul id="canned-matches" role="listbox" aria-label="Canned responses" className="canned-matches">
+              {matching.map((c, k) => (
+                <li key={c._id} role="option" aria-selected={k === Math.min(pick, matching.length - 1)} onMouseDown={(e) => (e.preventDefault(), void useCanned(c._id))}>
+                  <strong>/{c.title}</strong> {c.text}
+                </li>
+              ))}
+            </ul>
+          )}
           <span className="reply-buttons">
             <button type="button" className="secondary" aria-label="Attach a file or image" onClick={() => picker.current?.click()}>
               📎

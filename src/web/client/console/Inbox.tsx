@@ -87,7 +87,10 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
               data-request-id={r.request_id}
             >
               <span className="who">
-                {r.lead?.fullname || r.lead?.email || 'Visitor'} · #{r.ticket_id}
+                <span>
+                  {r.lead?.fullname || r.lead?.email || 'Visitor'}
+                  {r.lead?.fullname && r.lead.email ? <span className="email"> · {r.lead.email}</span> : null} · #{r.ticket_id}
+                </span>
                 <time dateTime={r.updatedAt}>{ago(r.updatedAt)}</time>
               </span>
               <span className="first">{r.first_text || '(no message yet)'}</span>

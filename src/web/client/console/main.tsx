@@ -5,7 +5,9 @@ import type { ConsoleProjectsQuery } from '../gql/graphql.js';
 import { ForgotPasswordPage, InvitationSignup, PendingInvitations, ResetPasswordPage, VerifyEmailPage } from './Account.js';
 import { Conversation } from './Conversation.js';
 import { Inbox } from './Inbox.js';
+import { ShortcutsHelp, useShortcuts } from './keyboard.js';
 import { Manage } from './Manage.js';
+import { useNotifications } from './notifications.js';
 import { CreateProject, Projects } from './operations.js';
 import { navigate, paths, useRoute, type Route } from './router.js';
 import { SessionContext, storeAuth, storedAuth, type StoredAuth } from './session.js';
@@ -70,13 +72,35 @@ function accountPage(route: Route, signIn: (auth: StoredAuth) => void) {
   return null;
 }
 
+function NotifySwitches({ projectId }: { projectId: string }) {
+  const { settings, enableBrowser, setSound } = useNotifications(projectId);
+  return (
+    <span className="notify">
+      <label className="inline">
+        <input type="checkbox" checked={settings.browser} onChange={(e) => void enableBrowser(e.target.checked)} /> Notifications
+      </label>
+      <label className="inline">
+        <input type="checkbox" checked={settings.sound} onChange={(e) => setSound(e.target.checked)} /> Sound
+      </label>
+    </span>
+  );
+}
+
 function Workspace({ route }: { route: Extract<Route, { kind: 'inbox' }> }) {
   const { projectId, view, requestId } = route;
+  const { help, closeHelp, openHelp } = useShortcuts(() => requestId && navigate(paths.view(projectId, view)));
   return (
     <main className={`workspace${requestId ? ' has-conversation' : ''}`}>
+      {help && <ShortcutsHelp onClose={closeHelp} />}
       <div className="side">
         <Inbox projectId={projectId} view={view} selected={requestId} />
         <Team projectId={projectId} />
+        <footer className="side-footer">
+          <NotifySwitches projectId={projectId} />
+          <button type="button" className="link" onClick={openHelp}>
+            Keyboard shortcuts (?)
+          </button>
+        </footer>
       </div>
       {requestId ? (
         <div className="main">

@@ -41,6 +41,7 @@ type Documents = {
     "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": typeof types.ManageChangeRoleDocument,
     "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": typeof types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": typeof types.ManageCreateCannedDocument,
+    "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": typeof types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSignupDocument,
     "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": typeof types.ConsoleProjectsDocument,
@@ -112,6 +113,7 @@ const documents: Documents = {
     "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": types.ManageChangeRoleDocument,
     "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": types.ManageCreateCannedDocument,
+    "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": types.ConsoleSignupDocument,
     "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": types.ConsoleProjectsDocument,
@@ -261,6 +263,10 @@ export function graphql(source: "\n  mutation ManageRevokeInvitation($project: S
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateCannedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n"): typeof import('./graphql.js').ConsoleEventPayloadsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -229,6 +229,14 @@ export type ManageCreateCannedMutationVariables = Exact<{
 
 export type ManageCreateCannedMutation = { createCannedResponse: { _id: string } };
 
+export type ConsoleEventPayloadsSubscriptionVariables = Exact<{
+  project: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleEventPayloadsSubscription = { projectEvents: { seq: number, name: string, subject: string, payload: any } };
+
 export type ConsoleSigninMutationVariables = Exact<{
   email: string;
   password: string;
@@ -908,6 +916,16 @@ export const ManageCreateCannedDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageCreateCannedMutation, ManageCreateCannedMutationVariables>;
+export const ConsoleEventPayloadsDocument = new TypedDocumentString(`
+    subscription ConsoleEventPayloads($project: String!, $after: Int) {
+  projectEvents(project_id: $project, after: $after) {
+    seq
+    name
+    subject
+    payload
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEventPayloadsSubscription, ConsoleEventPayloadsSubscriptionVariables>;
 export const ConsoleSigninDocument = new TypedDocumentString(`
     mutation ConsoleSignin($email: String!, $password: String!) {
   signin(email: $email, password: $password) {
