@@ -12,6 +12,7 @@ import type { Actor } from './actor.js';
 import { canSee, scopeFor, readRefusal } from './access.js';
 import { offerWaitingJob } from './jobs.js';
 import { listRequests } from './list.js';
+import { requestTimeline } from './timeline.js';
 import { withChatbotParameters } from '../bots/parameters.js';
 import { assertMove, isOpen, RequestStatus } from './states.js';
 import {
@@ -415,6 +416,11 @@ export class RequestService {
       data: { rating, ...(message !== undefined ? { rating_message: message } : {}) },
       fields: ['rating', ...(message !== undefined ? ['rating_message'] : [])],
     }));
+  }
+
+  /** What happened to the request, oldest first (timeline.ts), for a member who may see it. */
+  async timeline(projectId: string, member: TeammateRecord, requestId: string) {
+    return requestTimeline(this.db, await this.get(projectId, member, requestId));
   }
 
   /** What bots stored on the request (the chatbot engine writes attributes.chatbot_parameters). */
