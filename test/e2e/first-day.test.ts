@@ -258,12 +258,17 @@ describe("a support team's first day in the browser", () => {
     // The rating reaches the console with no reload.
     await expect.poll(() => page.getByTestId('rating').innerText().catch(() => ''), { timeout: 5_000 }).toContain('4/5');
     expect(await page.getByTestId('rating').innerText()).toContain('Quick help');
+    // What happened is in the conversation's timeline, between its messages.
+    await expect.poll(() => page.getByTestId('timeline').allInnerTexts(), { timeout: 5_000 }).toEqual(
+      expect.arrayContaining([expect.stringContaining(`Closed by ${ann.name}`), expect.stringContaining('Rated 4/5')]),
+    );
     await shot(page, 'rated');
 
     await page.getByRole('button', { name: 'Reopen' }).click();
     await visitor.page.getByLabel('Your message').waitFor({ timeout: 10_000 });
     await visitorSays(visitor.page, 'One more thing: can I change the address?');
     await expect.poll(() => consoleMessages(page), { timeout: 5_000 }).toContainEqual(expect.stringContaining('One more thing'));
+    await expect.poll(() => page.getByTestId('timeline').allInnerTexts()).toContainEqual(expect.stringContaining(`Reopened by ${ann.name}`));
     expect(visitor.problems).toEqual([]);
     expect(owner.problems).toEqual([]);
   }, 60_000);
@@ -347,6 +352,7 @@ describe("a support team's first day in the browser", () => {
     await page.getByLabel('Assign to').selectOption({ label: 'Bot desk' });
     await page.getByText('Routed to Bot desk').waitFor();
     await expect.poll(() => page.getByTestId('department').innerText(), { timeout: 5_000 }).toBe('Bot desk');
+    await expect.poll(() => page.getByTestId('timeline').allInnerTexts(), { timeout: 5_000 }).toContainEqual(expect.stringContaining(`${ann.name} routed the conversation to Bot desk`));
     await expect.poll(() => widgetMessages(asker.page), { timeout: 10_000 }).toContainEqual(expect.stringContaining('We are open from 9 to 5'));
     await expect.poll(() => consoleMessages(page), { timeout: 5_000 }).toContainEqual(expect.stringContaining('We are open from 9 to 5'));
     await shot(page, 'rerouted');

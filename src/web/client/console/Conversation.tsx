@@ -11,12 +11,20 @@ import { useSession } from './session.js';
 
 type Details = NonNullable<ConsoleConversationQuery['request']>;
 
+/** Messages and what happened to the conversation, in the order they happened (the first opening is the first message itself). */
+function withTimeline(messages: ChatMessage[], timeline: Array<{ seq: number; at: string; text: string; name?: string }>) {
+  const at = (item: ChatMessage | { at: string }) => ('at' in item ? Date.parse(item.at) : Number(item.attributes?.clienttimestamp ?? Date.parse(item.createdAt)));
+  const events = timeline.filter((e, k) => !(k === 0 && e.name === 'request.create'));
+  return [...messages, ...events].sort((a, b) => at(a) - at(b));
+}
+
 const statusLabel = (status: number) => (status === 100 ? 'Unassigned' : status === 200 ? 'Open, served' : status === 1000 ? 'Closed' : `Status ${status}`);
 
 /** One conversation: its messages live, the reply box, and what an agent does to it. */
 export function Conversation({ projectId, requestId, onBack }: { projectId: string; requestId: string; onBack: () => void }) {
   const { token, live, userId } = useSession();
   const [details, setDetails] = useState<Details | null>(null);
+  const [timeline, setTimeline] = useState<Array<{ seq: number; at: string; text: string }>>([]);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [draft, setDraft] = useState('');
   const [note, setNote] = useState('');
@@ -38,6 +46,7 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
       (r) => {
         setDetails(r.request);
+        setTimeline(r.requestTimeline ?? []);
         setMessages((m) => merged(m, r.messages));
       },
       (e: Error) => setError(e.message),
@@ -210,7 +219,14 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
       {error && <p role="alert" className="error">{error}</p>}
       {notice && !error && <p role="status" className="notice">{notice}</p>}
       <ol className="messages" ref={list} aria-live="polite" aria-label="Messages" data-testid="messages">
-        {messages.map((m) => {
+        {withTimeline(messages, timeline).map((item) => {
+          if ('seq' in item)
+            return (
+              <li key={`event-${item.seq}-${item.text}`} className="timeline-entry" data-testid="timeline">
+                {item.text} · <time dateTime={item.at}>{new Date(item.at).toLocaleTimeString()}</time>
+              </li>
+            );
+          const m = item;
           const hidden = m.attributes?.subtype === 'info' || m.attributes?.hidden === true;
           return (
             <li key={m._id} className={`message ${m.sender === userId ? 'mine' : 'theirs'}${hidden ? ' hidden' : ''}`} data-testid="message">

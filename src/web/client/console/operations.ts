@@ -112,6 +112,7 @@ export const Conversation = graphql(`
     messages(project_id: $project, request_id: $request) {
       _id sender senderFullname text type metadata attributes createdAt status receipts
     }
+    requestTimeline(project_id: $project, request_id: $request) { seq name at text }
   }
 `);
 

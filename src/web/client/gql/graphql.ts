@@ -359,7 +359,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -1168,6 +1168,12 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     createdAt
     status
     receipts
+  }
+  requestTimeline(project_id: $project, request_id: $request) {
+    seq
+    name
+    at
+    text
   }
 }
     `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
