@@ -1,6 +1,9 @@
 -- AlterTable
 ALTER TABLE "Project" ADD COLUMN     "deletedAt" TIMESTAMP(3);
 
+-- AlterTable
+ALTER TABLE "Request" ALTER COLUMN "rating" SET DATA TYPE DOUBLE PRECISION;
+
 -- CreateTable
 CREATE TABLE "RevokedToken" (
     "id" TEXT NOT NULL,
