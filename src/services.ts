@@ -65,7 +65,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     projects,
     projectPurge,
     teammates,
-    webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records),
+    webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters),
     kb,
     labels: new LabelService(db, infra.eventLog),
     customEvents: new CustomEventService(db, infra.eventLog),

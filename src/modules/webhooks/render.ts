@@ -9,7 +9,10 @@ import {
   GraphQLSchema,
   Kind,
   type DocumentNode,
+  type FieldNode,
   type GraphQLNamedType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type { Context, ContextServices } from '../../context.js';
 import { forbidden } from '../../errors.js';
@@ -83,6 +86,14 @@ export class RecordRenderer {
     return node ? (JSON.parse(JSON.stringify(node)) as RestRecord) : null;
   }
 
+  /** The type and the selection a record of `typeName` is rendered with: what its JSON Schema is made from. */
+  selection(typeName: string): { type: GraphQLObjectType; selectionSet: SelectionSetNode } {
+    const { schema, document } = this.documentFor(typeName);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const node = operation.selectionSet.selections[0] as FieldNode;
+    return { type: schema.getQueryType()!.getFields().node.type as GraphQLObjectType, selectionSet: node.selectionSet! };
+  }
+
   private documentFor(typeName: string) {
     let entry = this.documents.get(typeName);
     if (entry) return entry;
@@ -134,7 +145,7 @@ function plain(value: unknown): unknown {
 }
 
 /** The columns of a subscription REST shows: a column added later (a secret) stays out until named here. */
-const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'createdBy', 'createdAt', 'updatedAt', 'v'];
+export const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'createdBy', 'createdAt', 'updatedAt', 'v'];
 
 /** A subscription as REST shows it, never with its secrets: the `hook` of every notification. */
 export function hookRecord(subscription: Record<string, unknown> & { id: string }): RestRecord {
