@@ -161,9 +161,11 @@ describe('throttle', () => {
     expect(sub.throttle).toBe(5);
     for (let i = 0; i < 8; i++) await lead(projectId, `lead ${i}`);
     await r.waitFor(8, 15_000);
-    // Eight at 5 a second: the last at least 7 × 200 ms after the first (a little slack for timers).
-    expect(times[7] - times[0]).toBeGreaterThanOrEqual(1300);
-    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(150);
+    // Eight at 5 a second: the last 7 × 200 ms after the first's slot (the first may leave a little
+    // after its slot, the others on theirs). Unthrottled, all eight arrive within a tenth of that.
+    expect(times[7] - times[0]).toBeGreaterThanOrEqual(1200);
+    // No second holds more than five (timers may run one a little late, the next on time).
+    for (let i = 0; i + 5 < times.length; i++) expect(times[i + 5] - times[i]).toBeGreaterThanOrEqual(900);
   });
 
   it('is changed and removed by an update (null: no limit), and must be a positive whole number (400 naming throttle)', async () => {

@@ -35,10 +35,13 @@ const hook: JsonSchema = {
     ...hookColumns.map((column) => {
       const name = column === 'v' ? '__v' : column;
       if (column === 'v') return [name, { type: 'integer' }];
+      if (column === 'throttle') return [name, { type: ['integer', 'null'] }];
       if (column === 'enabled') return [name, { type: 'boolean' }];
       if (timestamps.has(column)) return [name, column === 'createdAt' || column === 'updatedAt' ? { type: 'string', format: 'date-time' } : { type: ['string', 'null'], format: 'date-time' }];
       return [name, column === 'disabledReason' ? { type: ['string', 'null'] } : { type: 'string' }];
     }),
+    ['signing', { enum: ['hmac', 'ed25519'] }],
+    ['publicKey', { type: ['string', 'null'] }],
   ]),
   required: ['_id', 'id', 'id_project', 'event', 'target'],
   additionalProperties: false,

@@ -17,6 +17,7 @@ import {
 import type { Context, ContextServices } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import { restDocument } from '../../rest/shape.js';
+import { publicKeyOf, schemeOf } from './signature.js';
 
 // Webhook payloads are records as REST returns them. A record whose module has a GraphQL type is
 // rendered through that type with the selection SOFA builds for a REST route (same depth, same
@@ -145,9 +146,16 @@ function plain(value: unknown): unknown {
 }
 
 /** The columns of a subscription REST shows: a column added later (a secret) stays out until named here. */
-export const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'createdBy', 'createdAt', 'updatedAt', 'v'];
+export const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'throttle', 'createdBy', 'createdAt', 'updatedAt', 'v'];
 
-/** A subscription as REST shows it, never with its secrets: the `hook` of every notification. */
-export function hookRecord(subscription: Record<string, unknown> & { id: string }): RestRecord {
-  return rowRecord(Object.fromEntries(hookColumns.map((column) => [column, subscription[column]])));
+/**
+ * A subscription as REST shows it, never with its secrets: the `hook` of every notification. Its
+ * signing scheme and public key are derived from its key, as the GraphQL type derives them.
+ */
+export function hookRecord(subscription: Record<string, unknown> & { id: string; signingSecret: string }): RestRecord {
+  return {
+    ...rowRecord(Object.fromEntries(hookColumns.map((column) => [column, subscription[column]]))),
+    signing: schemeOf(subscription.signingSecret),
+    publicKey: publicKeyOf(subscription.signingSecret),
+  };
 }

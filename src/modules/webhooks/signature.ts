@@ -29,6 +29,7 @@ export function schemeOf(secret: string): SigningScheme {
 }
 
 const privateKeys = new Map<string, KeyObject>();
+const publicKeys = new Map<string, string>();
 
 function privateKey(secret: string): KeyObject {
   let key = privateKeys.get(secret);
@@ -44,8 +45,14 @@ function privateKey(secret: string): KeyObject {
 /** The public key (`whpk_...`) of an ed25519 signing key; null for an HMAC secret. */
 export function publicKeyOf(secret: string): string | null {
   if (schemeOf(secret) !== 'ed25519') return null;
-  const jwk = createPublicKey(privateKey(secret)).export({ format: 'jwk' });
-  return `${publicKeyPrefix}${Buffer.from(jwk.x!, 'base64url').toString('base64')}`;
+  let key = publicKeys.get(secret);
+  if (!key) {
+    const jwk = createPublicKey(privateKey(secret)).export({ format: 'jwk' });
+    key = `${publicKeyPrefix}${Buffer.from(jwk.x!, 'base64url').toString('base64')}`;
+    if (publicKeys.size >= 1000) publicKeys.clear();
+    publicKeys.set(secret, key);
+  }
+  return key;
 }
 
 /**
