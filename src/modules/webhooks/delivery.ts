@@ -212,7 +212,7 @@ export class WebhookSender {
     // Gone with its subscription, or settled by an earlier copy of this job.
     if (!delivery || (!job.redelivery && delivery.status !== 'pending')) return;
     if (firstOnly && delivery.automaticAttempts > 0) return;
-    const now = new Date();
+    let now = new Date();
     // A job that comes before its attempt is due waits for it. Two jobs can carry one delivery: a
     // job queued again by the sweep (under the delivery's id) beside its first-attempts job; when
     // the first attempt then fails, its retry's job id is the one already taken, by a job due now.
@@ -229,7 +229,11 @@ export class WebhookSender {
       await this.record(delivery.id, 'failed', null, { at: now.toISOString(), attempt, statusCode: null, durationMs: 0, error, reason, response: null, redelivery: !!job.redelivery });
       return;
     }
-    if (subscription.throttle && job.slot === undefined && !(await this.paced(delivery.id, subscription.id, subscription.throttle, job))) return;
+    if (subscription.throttle && job.slot === undefined) {
+      if (!(await this.paced(delivery.id, subscription.id, subscription.throttle, job))) return;
+      // The attempt is logged at its sending time, after its wait.
+      now = new Date();
+    }
 
     // The stored payload is spliced in as JSON text: no parse and re-stringify per delivery.
     const body = `{"timestamp":${delivery.occurredAt.getTime()},"payload":${delivery.payload},"hook":${JSON.stringify(hookRecord(subscription))}}`;
