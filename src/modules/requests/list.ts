@@ -76,7 +76,7 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   dept_id: z.string().trim().min(1).optional(),
   lead: z.string().trim().min(1).optional(),
   participant: z.string().trim().min(1).max(200).optional(),
-  hasBot: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  hasBot: z.boolean({ message: 'must be true or false' }).optional(),
   tags: csv.optional(),
   channel: z.enum(channels, { message: `must be one of ${channels.join(', ')}` }).optional(),
   snap_lead_email: z.string().trim().min(1).optional(),
@@ -103,7 +103,7 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   if (q.dept_id) where.push(Prisma.sql`r."departmentId" = ${q.dept_id}`);
   if (q.lead) where.push(Prisma.sql`r."leadId" = ${q.lead}`);
   if (q.participant) where.push(Prisma.sql`${q.participant} = ANY(r."participatingAgents")`);
-  if (q.hasBot) where.push(Prisma.sql`r."hasBot" = ${q.hasBot === 'true'}`);
+  if (q.hasBot !== undefined) where.push(Prisma.sql`r."hasBot" = ${q.hasBot}`);
   if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
   if (q.tags?.length) {
     const anyTag = q.tags.map((tag) => Prisma.sql`r."tags" @> ${JSON.stringify([{ tag }])}::jsonb`);

@@ -184,7 +184,7 @@ export type ManageCreateWebhookMutationVariables = Exact<{
 }>;
 
 
-export type ManageCreateWebhookMutation = { createWebhookSubscription: { _id: string, signingSecret: string } };
+export type ManageCreateWebhookMutation = { createWebhookSubscription: { _id: string, signingSecret: string | null } };
 
 export type ManageRedeliverMutationVariables = Exact<{
   project: string;
