@@ -34,6 +34,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  // Operations (subscriptions, and queries and mutations still running) open at once on one
+  // websocket, and over all the websockets of one token on this node.
+  WS_MAX_OPERATIONS_PER_SOCKET: z.coerce.number().int().positive().default(100),
+  WS_MAX_OPERATIONS_PER_TOKEN: z.coerce.number().int().positive().default(500),
   // How far back (in events of the project) a subscription may resume with `after`.
   REALTIME_REPLAY_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
   PRESENCE_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
@@ -176,6 +180,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   wsMaxPayloadBytes: number;
+  /** Operations open at once per websocket, and per token over its websockets on this node; more are refused (429). */
+  wsMaxOperations: { perSocket: number; perToken: number };
   /** A subscription's `after` may be at most this many events behind the project's latest. */
   replayMaxEvents: number;
   /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
@@ -392,6 +398,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     wsMaxPayloadBytes: env.WS_MAX_PAYLOAD_BYTES,
+    wsMaxOperations: { perSocket: env.WS_MAX_OPERATIONS_PER_SOCKET, perToken: env.WS_MAX_OPERATIONS_PER_TOKEN },
     replayMaxEvents: env.REALTIME_REPLAY_MAX_EVENTS,
     presenceTtlMs: Math.max(300, durationToMs(env.PRESENCE_TTL)),
     graphql: {

@@ -21,7 +21,7 @@ export async function startServer(config: Config, options: InfrastructureOptions
   if (config.runWorkers) await infra.queue.startWorkers();
 
   const server = createServer(app.listener);
-  const ws = attachWebSocket(server, app, config.wsMaxPayloadBytes);
+  const ws = attachWebSocket(server, app, { maxPayload: config.wsMaxPayloadBytes, maxOperations: config.wsMaxOperations });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

@@ -7,7 +7,7 @@ import { startServer } from '../src/server.js';
 import { TestApp, testEnvironment } from './helpers/app.js';
 import { newRequestId, send } from './helpers/conversations.js';
 import { loadEmbeddedImage } from './helpers/data-dir.js';
-import { runScript } from './helpers/script-process.js';
+import { nodeProcessEnv, runScript } from './helpers/script-process.js';
 
 // Idempotency-Key is exactly-once across a crash: a node killed (SIGKILL) while a keyed request
 // runs, at the worst instants (its write made but its answer not kept yet; its answer kept but
@@ -25,25 +25,7 @@ async function nodeEnvironment() {
   cleanups.push(() => environment.dispose());
   const { config } = environment;
   if (!config.databaseUrl) await loadEmbeddedImage(path.join(config.dataDir, 'db'));
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: config.dataDir,
-    JWT_SECRET: config.jwtSecret,
-    DATABASE_URL: config.databaseUrl,
-    REDIS_URL: config.redisUrl,
-    REDIS_PREFIX: config.redisPrefix,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    BCRYPT_ROUNDS: '4',
-  })) {
-    if (value !== undefined) env[key] = value;
-  }
-  if (!config.databaseUrl) delete env.DATABASE_URL;
-  if (!config.redisUrl) delete env.REDIS_URL;
-  return env;
+  return nodeProcessEnv(config);
 }
 
 /** A node in its own process that stalls keyed requests at `stall`; its clients' calls go to it. */
