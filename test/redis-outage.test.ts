@@ -145,6 +145,24 @@ describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
     expect(served.participants).toEqual([p.agent.userId]);
   });
 
+  it('opens a teammate\'s websocket at once while Redis is down, and shows them online once it is back', async () => {
+    const presence = async () =>
+      (await t.get(`/v3/${p.projectId}/project_users/${p.agent.teammateId}`, { token: p.owner.token })).body.presence?.status ?? 'offline';
+    expect(await presence()).toBe('offline');
+
+    await killRedis(redis);
+    const started = performance.now();
+    const socket = connect(url, p.agent.token);
+    clients.push(socket.client);
+    await socket.ready;
+    expect(performance.now() - started).toBeLessThan(2000);
+    const [me] = await subscribe(socket.client, '{ me { _id } }').take(1);
+    expect(me._id).toBe(p.agent.userId);
+
+    await restoreRedis();
+    await eventually(async () => (await presence()) === 'online', 30_000);
+  });
+
   it('answers at once while Redis takes connections but does not answer', async () => {
     const requestId = await openRequest(t, p);
     const live = await watchEvents();
