@@ -28,6 +28,7 @@ const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().default('sp'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]?$/, 'must be a duration such as 3600, 30m, 12h or 7d').default('7d'),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
@@ -174,6 +175,8 @@ export interface Config {
   redisPrefix: string;
   /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
   redisCommandTimeoutMs: number;
+  /** /ready answers 503 when the database or Redis does not answer within this long. */
+  readyTimeoutMs: number;
   jwtSecret: string;
   jwtExpiresInSeconds: number;
   bcryptRounds: number;
@@ -392,6 +395,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    readyTimeoutMs: env.READY_TIMEOUT_MS,
     jwtSecret: overrides.jwtSecret ?? env.JWT_SECRET ?? embeddedJwtSecret(dataDir),
     jwtExpiresInSeconds: durationToSeconds(env.JWT_EXPIRES_IN),
     bcryptRounds: env.BCRYPT_ROUNDS,
