@@ -338,6 +338,15 @@ export interface HttpSettings {
    */
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * Slow clients (slowloris): a request's headers must arrive within `headersTimeoutMs` and the
+   * whole request, body included, within `requestTimeoutMs`, or the connection is closed (408);
+   * one client address holds at most `maxConnectionsPerAddress` connections at once (0: no cap,
+   * for a node behind a proxy, which holds the connections itself).
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnectionsPerAddress: number;
 }
 
 const origin = /^https?:\/\/[^/\s,*]+$/i;
@@ -353,6 +362,9 @@ const httpEnvSchema = z.object({
   CORS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(7200).default(600),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
 });
 
 function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings {
@@ -367,6 +379,10 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
     corsMaxAgeSeconds: env.CORS_MAX_AGE_SECONDS,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    // Node requires it to be at least the headers' timeout.
+    requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+    maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
   };
 }
 
