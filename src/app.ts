@@ -24,6 +24,8 @@ import { IdempotencyKeys } from './infra/idempotency.js';
 import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
 import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
+import { setsDeviceCookie } from './modules/auth/device-cookie.js';
+import { useResponseCookies } from './http/response-cookies.js';
 import { useKbUpload } from './modules/kb/upload.js';
 import { useBotImportUpload } from './modules/bots/upload.js';
 import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
@@ -129,6 +131,7 @@ export function buildApp(infra: Infrastructure): App {
     claiming(useRequestArrayBodies(), takesArrayBody),
     rest.plugin,
     claiming(useHookSecretHeader(), createsSubscription),
+    claiming(useResponseCookies(), setsDeviceCookie),
   ];
   // The requests some plugin above serves or rewrites itself: the REST lane leaves them to yoga.
   const claimedElsewhere = claimedBy(plugins);
