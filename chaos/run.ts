@@ -9,7 +9,7 @@
 // webhook-id), and no idempotent post may be stored twice. Prints a table; exits 1 on any loss.
 //
 //   CHAOS_SECONDS (60)      how long the chaos lasts
-//   CHAOS_POSTERS (8)       clients posting at once
+//   CHAOS_POSTERS (16)      clients posting at once
 //   CHAOS_REQUESTS (20)     conversations posted to, each followed by one subscriber per node
 //   DATABASE_URL            PostgreSQL to create the run's database on (postgres://postgres@127.0.0.1:5432/postgres)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,7 +27,7 @@ import { Webhook } from 'standardwebhooks';
 import WebSocket from 'ws';
 
 const seconds = Number(process.env.CHAOS_SECONDS ?? 60);
-const posterCount = Number(process.env.CHAOS_POSTERS ?? 8);
+const posterCount = Number(process.env.CHAOS_POSTERS ?? 16);
 const requestCount = Number(process.env.CHAOS_REQUESTS ?? 20);
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -236,8 +236,9 @@ interface Follower {
   ids: string[];
   outOfOrder: number;
   reconnects: number;
+  failuresInRow: number;
 }
-const followers: Follower[] = requestIds.flatMap((requestId) => [0, 1].map((i) => ({ requestId, node: i, lastSeq: 0, ids: [], outOfOrder: 0, reconnects: 0 })));
+const followers: Follower[] = requestIds.flatMap((requestId) => [0, 1].map((i) => ({ requestId, node: i, lastSeq: 0, ids: [], outOfOrder: 0, reconnects: 0, failuresInRow: 0 })));
 const followQuery = 'subscription($p: String!, $r: String!, $after: Int) { requestMessages(project_id: $p, request_id: $r, after: $after) { seq name message { _id } } }';
 
 async function follow(f: Follower) {
@@ -257,6 +258,7 @@ async function follow(f: Follower) {
           next: (result) => {
             const event = result.data?.requestMessages;
             if (!event || event.name !== 'message.create') return;
+            f.failuresInRow = 0;
             const id = event.message?._id ?? `missing at ${event.seq}`;
             if (event.seq > f.lastSeq) f.lastSeq = event.seq;
             else if (!f.ids.includes(id)) f.outOfOrder++;
@@ -269,7 +271,8 @@ async function follow(f: Follower) {
     });
     await client.dispose();
     f.reconnects++;
-    await sleep(200 + Math.random() * 300);
+    // Back off while its node is down (restarting takes seconds), so as not to flood the other one's logs.
+    await sleep(Math.min(2000, 200 * 2 ** Math.min(f.failuresInRow++, 4)) + Math.random() * 200);
   }
 }
 const following = followers.map((f) => follow(f));
@@ -278,15 +281,18 @@ const following = followers.map((f) => follow(f));
 
 const posts = { answered: 0, replayed: 0, retries: 0, unexpected: 0 };
 async function poster(k: number) {
+  let target = k % urls.length;
   for (let n = 0; !postingOver; n++) {
     const requestId = pick(requestIds);
     const key = `chaos-${k}-${n}`;
     for (let attempt = 0; ; attempt++) {
       if (attempt) {
         posts.retries++;
-        await sleep(100 + Math.random() * 200);
+        // The retry goes to the other node, as a client behind a load balancer would find it.
+        target = (target + 1) % urls.length;
+        await sleep(50 + Math.random() * 100);
       }
-      const res = await call(pick(urls), 'POST', `/v3/${projectId}/requests/${requestId}/messages`, { text: `post ${k}-${n}` }, token, { 'idempotency-key': key }).catch(
+      const res = await call(urls[target], 'POST', `/v3/${projectId}/requests/${requestId}/messages`, { text: `post ${k}-${n}` }, token, { 'idempotency-key': key }).catch(
         () => null,
       );
       if (!res || res.status >= 500 || res.status === 409 || res.status === 429) continue;
