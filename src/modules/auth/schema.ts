@@ -1,3 +1,4 @@
+import { setDeviceCookie } from './device-cookie.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import type { UserRecord } from './service.js';
 
@@ -50,7 +51,12 @@ builder.mutationFields((t) => ({
     type: AuthResult,
     nullable: false,
     args: { email: t.arg.string(), password: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.signin(args, ctx.clientIp),
+    resolve: async (_root, args, ctx) => {
+      const result = await ctx.services.auth.signin(args, ctx.clientIp, ctx.request.headers.get('cookie'));
+      // The browser is trusted for this account from now on (see device-cookie.ts).
+      setDeviceCookie(ctx.request, result.deviceCookie, ctx.services.infra.config.env === 'production');
+      return result;
+    },
   }),
   signinAnonymously: t.field({
     type: AuthResult,
@@ -105,6 +111,21 @@ builder.mutationFields((t) => ({
     args: { token: t.arg.string() },
     resolve: (_root, args, ctx) => ctx.services.auth.verifyEmail(args),
   }),
+  signOut: t.field({
+    type: AuthAck,
+    nullable: false,
+    description:
+      'Ends the calling token (`JWT <token>`): within a second every node refuses it over REST, GraphQL and live sockets (its subscriptions end with 401). Other sessions go on.',
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => ctx.services.auth.signOut((await ctx.principal())!),
+  }),
+  signOutEverywhere: t.field({
+    type: AuthAck,
+    nullable: false,
+    description: 'Ends every token of the caller\'s account, on every node, the calling one included (as a password change does).',
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => ctx.services.auth.signOutEverywhere((await ctx.principal())!),
+  }),
   resendVerification: t.field({
     type: AuthResult,
     nullable: false,
@@ -149,4 +170,6 @@ export const routes: RestRoutes = {
   'Mutation.resetPassword': { method: 'POST', path: '/auth/resetPassword', bodyOnly: ['token', 'password'] },
   'Mutation.verifyEmail': { method: 'POST', path: '/auth/verifyEmail', bodyOnly: ['token'] },
   'Mutation.resendVerification': { method: 'POST', path: '/auth/resendVerification' },
+  'Mutation.signOut': { method: 'POST', path: '/auth/signout' },
+  'Mutation.signOutEverywhere': { method: 'POST', path: '/auth/signout/all' },
 };

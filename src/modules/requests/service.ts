@@ -53,6 +53,9 @@ const createInput = z.object({
   priority: z.enum(priorities, { message: `must be one of ${priorities.join(', ')}` }).optional(),
 });
 
+/** The spec's "number from 0 to 5", fractions such as 4.5 included, kept as given. */
+const rate = z.number({ message: 'must be a number from 0 to 5' }).min(0, 'must be 0 to 5').max(5, 'must be 0 to 5');
+
 const updateInput = z.object({
   first_text: z.string().max(10_000).optional(),
   lead: z.string().trim().min(1).optional(),
@@ -62,7 +65,7 @@ const updateInput = z.object({
     .refine((s) => (Object.values(RequestStatus) as number[]).includes(s), `must be one of ${Object.values(RequestStatus).join(', ')}`)
     .optional(),
   tags: z.array(tag).max(100).optional(),
-  rating: z.number().int('must be a whole number').min(0, 'must be 0 to 5').max(5, 'must be 0 to 5').optional(),
+  rating: rate.optional(),
   rating_message: z.string().max(5000).optional(),
   language: z.string().max(35).optional(),
   sourcePage: z.string().max(2000).optional(),
@@ -70,7 +73,6 @@ const updateInput = z.object({
   attributes: json.optional(),
 });
 
-const rate = z.number({ message: 'must be a number from 0 to 5' }).int('must be a whole number').min(0, 'must be 0 to 5').max(5, 'must be 0 to 5');
 const ratingInput = z.object({ rate: rate.optional(), rating: rate.optional(), rate_message: z.string().max(5000).optional(), rating_message: z.string().max(5000).optional() });
 
 export type OpeningInput = {

@@ -144,7 +144,8 @@ export class RoutingService {
    * away state (offline message, a form for the visitor's e-mail) when closed or nobody is available.
    */
   async widgetSettings(projectId: string): Promise<WidgetSettings> {
-    const project = await this.projects.get(projectId);
+    // A disabled project answers 403, as every call to it does.
+    const project = await this.projects.assertOpen(projectId);
     const [available, department] = await Promise.all([this.availableAgents(project.id, false), this.department(this.db, project.id)]);
     return {
       id_project: project.id,

@@ -10,10 +10,12 @@ import type { Logger } from '../../infra/logger.js';
 import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
 import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
-import { WebhookSender } from './delivery.js';
+import { deliveryJob, WebhookSender } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
 import type { RecordRenderer } from './render.js';
-import { newHookSecret, newSecret } from './signature.js';
+import { newHookSecret, newSecret, schemeOf } from './signature.js';
+import { webhookEventTypes, type WebhookEventType } from './event-schemas.js';
+import type { Limiters } from '../../infra/rate-limit.js';
 
 export type SubscriptionRecord = Subscription;
 /** A subscription as returned by creation and rotation: the only times its secrets are shown. */
@@ -46,8 +48,23 @@ const target = z
     }
   }, 'must be an absolute http(s) URL without credentials');
 
-const createInput = z.object({ event: eventName, target });
-const updateInput = z.object({ event: eventName.optional(), target: target.optional(), enabled: z.boolean().optional() });
+/** Deliveries a second, at most, to the subscription's target (null: no limit). */
+const throttle = z.number().int('must be a whole number of deliveries a second').min(1, 'must be 1 to 10000').max(10_000, 'must be 1 to 10000').nullable();
+
+const createInput = z.object({
+  event: eventName,
+  target,
+  signing: z.enum(['hmac', 'ed25519'], { message: 'must be hmac or ed25519' }).default('hmac'),
+  throttle: throttle.optional(),
+});
+const updateInput = z.object({ event: eventName.optional(), target: target.optional(), enabled: z.boolean().optional(), throttle: throttle.optional() });
+const recoverInput = z.object({
+  since: z
+    .union([z.string(), z.number()], { message: 'must be a date (ISO 8601) or a time in milliseconds' })
+    .transform((value) => new Date(typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value))
+    .refine((date) => !Number.isNaN(date.getTime()), 'must be a date (ISO 8601) or a time in milliseconds')
+    .refine((date) => date.getTime() <= Date.now(), 'must not be in the future'),
+});
 const deliveriesInput = listingInput(['createdAt'], 'createdAt').extend({
   status: z.enum(['pending', 'succeeded', 'failed'], { message: 'must be pending, succeeded or failed' }).optional(),
 });
@@ -67,13 +84,23 @@ export class WebhookService {
     private db: Db,
     private events: EventLog,
     private bus: EventBus,
-    queue: JobQueue,
+    private queue: JobQueue,
     private config: Config,
     logger: Logger,
     records: RecordRenderer,
+    limiters: Limiters,
   ) {
-    this.sender = new WebhookSender(db, events, queue, config, logger);
+    this.sender = new WebhookSender(db, events, queue, config, logger, limiters);
     this.dispatcher = new WebhookDispatcher(db, bus, queue, config, logger, () => ({ db, records }));
+    this.records = records;
+  }
+
+  private records: RecordRenderer;
+  private catalogueTypes: WebhookEventType[] | undefined;
+
+  /** The event catalogue with each event's JSON Schema (made once: the schema does not change while running). */
+  eventTypes(): WebhookEventType[] {
+    return (this.catalogueTypes ??= webhookEventTypes(this.records));
   }
 
   /** The dispatcher, run beside the workers. */
@@ -96,7 +123,15 @@ export class WebhookService {
     await this.checkTarget(data.target);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const created = await tx.subscription.create({
-        data: { id_project: projectId, event: data.event, target: data.target, signingSecret: newSecret(), hookSecret: newHookSecret(), createdBy: userId },
+        data: {
+          id_project: projectId,
+          event: data.event,
+          target: data.target,
+          signingSecret: newSecret(data.signing),
+          hookSecret: newHookSecret(),
+          throttle: data.throttle ?? null,
+          createdBy: userId,
+        },
       });
       await emit({ projectId, name: 'subscription.create', subject: created.id, payload: { event: created.event } });
       return created;
@@ -115,6 +150,7 @@ export class WebhookService {
         data: {
           event: data.event,
           target: data.target,
+          throttle: data.throttle,
           // Enabling again starts with a clean record.
           ...(data.enabled === true ? { enabled: true, activeSince: new Date(), failingSince: null, disabledAt: null, disabledReason: null } : {}),
           ...(data.enabled === false ? { enabled: false, disabledAt: new Date(), disabledReason: 'disabled by a teammate' } : {}),
@@ -146,7 +182,8 @@ export class WebhookService {
       const saved = await tx.subscription.update({
         where: { id },
         data: {
-          signingSecret: newSecret(),
+          // A key of the same kind: an ed25519 subscription stays one.
+          signingSecret: newSecret(schemeOf(current.signingSecret)),
           previousSigningSecret: current.signingSecret,
           previousSecretEnd: new Date(Date.now() + rotationOverlapMs),
         },
@@ -187,6 +224,41 @@ export class WebhookService {
   private async checkTarget(target: string) {
     const refusal = await targetRefusal(target, this.config.outbound);
     if (refusal) throw badInput('target', `target: refused: ${refusal}`);
+  }
+
+  /** Enables a disabled subscription again, with a clean record: events from now on are delivered. */
+  enable(projectId: string, id: string) {
+    return this.update(projectId, id, { enabled: true });
+  }
+
+  /**
+   * Sends again every delivery of the subscription that failed since `since` (Svix's recover): one
+   * attempt each, as a redelivery, paced by the subscription's throttle. Answers how many.
+   */
+  async recover(projectId: string, id: string, input: unknown) {
+    const { since } = parseInput(recoverInput, input);
+    const subscription = await this.get(projectId, id);
+    if (!subscription.enabled) throw conflict('the subscription is disabled: enable it before recovering its deliveries');
+    const stamp = Date.now();
+    let count = 0;
+    let after = '';
+    for (;;) {
+      const failed = await this.db.webhookDelivery.findMany({
+        where: { id_project: projectId, subscriptionId: id, status: 'failed', createdAt: { gte: since }, id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: 500,
+        select: { id: true },
+      });
+      if (!failed.length) break;
+      after = failed[failed.length - 1].id;
+      await this.queue.enqueueMany(
+        deliveryJob,
+        failed.map((d) => ({ data: { deliveryId: d.id, redelivery: true }, options: { jobId: `${d.id}-recover-${stamp}` } })),
+      );
+      count += failed.length;
+      if (failed.length < 500) break;
+    }
+    return { count, since };
   }
 
   /** Lets every dispatcher (this node's and the others') follow the project's events. */
