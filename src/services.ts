@@ -25,6 +25,7 @@ import { AssignmentService } from './modules/routing/assignment.js';
 import { RoutingService } from './modules/routing/service.js';
 import { offerWaitingJob } from './modules/requests/jobs.js';
 import { RequestService } from './modules/requests/service.js';
+import { SeenService } from './modules/requests/seen.js';
 import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
 import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
@@ -48,6 +49,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const assignments = new AssignmentService(routing, requests);
   const messages = new MessageService(db, infra.eventLog, requests, routing, infra.logger);
   const conversations = { routing, requests, assignments, messages };
+  const seen = new SeenService(db, infra.eventLog, requests);
   // A teammate who became available (or may take more) gets the requests that found nobody.
   teammates.onCapacityChange = (projectId) => infra.queue.enqueue(offerWaitingJob, { projectId });
   const email = createEmailServices(infra);
@@ -75,6 +77,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),
     ...conversations,
+    seen,
     presence: new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs),
     analytics: new AnalyticsService(db),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),

@@ -12,6 +12,9 @@ import { relationsFor } from './relations.js';
 import { Department } from '../departments/schema.js';
 import { Lead } from '../leads/schema.js';
 import { restView } from '../../rest/selection.js';
+import { perContext } from '../../context.js';
+import { batched } from './relations.js';
+import { hasUnread } from './seen.js';
 
 /** A request as a field returns it. */
 export type RequestView = RequestRow;
@@ -23,6 +26,29 @@ interface Note {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Unread counts of the caller, keyed `<projectId> <request_id>`: one statement per project for an operation's requests. */
+const unreadOf = perContext((ctx) =>
+  batched<number>(
+    async (keys) => {
+      const byProject = new Map<string, string[]>();
+      for (const key of keys) {
+        const [projectId, requestId] = key.split(' ');
+        byProject.set(projectId, [...(byProject.get(projectId) ?? []), requestId]);
+      }
+      const found = new Map<string, number>();
+      for (const [projectId, requestIds] of byProject) {
+        const member = await ctx.teammate(projectId);
+        if (!hasUnread(member)) continue;
+        const counts = await ctx.services.seen.unread(projectId, member.id_user, requestIds);
+        for (const [requestId, count] of counts) found.set(`${projectId} ${requestId}`, count);
+      }
+      return found;
+    },
+    // A subscription's context lives on: each event counts again.
+    { remember: false },
+  ),
+);
 
 const notesOf = (r: RequestRow): Note[] => (Array.isArray(r.notes) ? (r.notes as unknown as Note[]) : []);
 
@@ -103,6 +129,11 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       nullable: false,
       description: 'Array of {_id, text, createdBy, createdAt, updatedAt}; empty for end users (users and guests).',
       resolve: async (r, _args, ctx) => (readsNotes(await ctx.teammate(r.id_project)) ? notesOf(r) : []),
+    }),
+    unread: t.int({
+      description:
+        'For a teammate (agent and up): messages from others since the caller last marked the request seen (`markRequestSeen`), all of them before that. Null for end users.',
+      resolve: async (r, _args, ctx) => (hasUnread(await ctx.teammate(r.id_project)) ? unreadOf(ctx)(`${r.id_project} ${r.request_id}`) : null),
     }),
     rating: t.exposeInt('rating'),
     rating_message: t.exposeString('rating_message'),
@@ -298,6 +329,16 @@ builder.mutationFields((t) => {
       resolve: async (_root, { project_id, request_id, ...input }, ctx) =>
         ctx.services.requests.rate(project_id, await memberOf(ctx, project_id), request_id, definedArgs(input)),
     }),
+    markRequestSeen: t.field({
+      type: Request,
+      nullable: false,
+      description:
+        'Records that the caller has read the request up to now: its `unread` for them counts from here. The caller\'s other `projectRequests` subscriptions receive `request.seen` with the request.',
+      args: target,
+      authScopes: minRole('agent'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.seen.markSeen(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+    }),
     deleteRequest: t.field({
       type: Request,
       nullable: false,
@@ -322,5 +363,6 @@ export const routes: RestRoutes = {
   'Mutation.addRequestTags': { method: 'PUT', path: '/:project_id/requests/:request_id/tag' },
   'Mutation.removeRequestTag': { method: 'DELETE', path: '/:project_id/requests/:request_id/tag/:tag' },
   'Mutation.rateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id/rating' },
+  'Mutation.markRequestSeen': { method: 'PUT', path: '/:project_id/requests/:request_id/seen' },
   'Mutation.deleteRequest': { method: 'DELETE', path: '/:project_id/requests/:request_id' },
 };

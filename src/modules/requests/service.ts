@@ -421,6 +421,7 @@ export class RequestService {
       const current = await lockRequest(tx, projectId, requestId);
       if (!current) throw notFound('request');
       await tx.message.deleteMany({ where: { id_project: projectId, request_id: requestId } });
+      await tx.requestSeen.deleteMany({ where: { id_project: projectId, request_id: requestId } });
       await tx.request.delete({ where: { id: current.id } });
       await this.routing.syncLoads(tx, projectId, current.participatingAgents);
       await emit({ projectId, name: 'request.delete', subject: current.id, payload: { request_id: requestId } });
