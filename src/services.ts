@@ -26,6 +26,7 @@ import { RoutingService } from './modules/routing/service.js';
 import { offerWaitingJob } from './modules/requests/jobs.js';
 import { RequestService } from './modules/requests/service.js';
 import { SeenService } from './modules/requests/seen.js';
+import { SearchService } from './modules/search/service.js';
 import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
 import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
@@ -78,6 +79,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     intents: new IntentService(db, infra.eventLog),
     ...conversations,
     seen,
+    search: new SearchService(db),
     presence: new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs),
     analytics: new AnalyticsService(db),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
