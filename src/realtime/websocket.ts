@@ -1,9 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app.js';
-import { clientAddress } from '../http/client-address.js';
+import { clientAddress, trustProxies } from '../http/client-address.js';
 import { at, tokenExpiry } from './token-expiry.js';
 
 // graphql-ws on the GraphQL path. Operations run through yoga's enveloped pipeline, so they get
@@ -34,6 +35,9 @@ function operationAuthorization(extensions: unknown): string | undefined {
 
 export function attachWebSocket(server: Server, app: App, maxPayload: number) {
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload });
+  // Before ws takes the upgrade: the socket's requests name their client as the app's do (TRUST_PROXY).
+  const { trustProxy } = app.infra.config.http;
+  if (trustProxy.kind !== 'none') server.prependListener('upgrade', (req: IncomingMessage) => trustProxies(req, trustProxy));
   const { logger } = app.infra;
 
   /** What the client may read of an error: ours and GraphQL's own as they are, anything else masked. */

@@ -15,6 +15,7 @@ import { restView } from '../../rest/selection.js';
 import { perContext } from '../../context.js';
 import { batched } from './relations.js';
 import { hasUnread } from './seen.js';
+import { parseUserAgent, type Software } from './user-agent.js';
 
 /** A request as a field returns it. */
 export type RequestView = RequestRow;
@@ -60,6 +61,14 @@ const RequestNote = builder.objectRef<Note>('RequestNote').implement({
     createdBy: t.exposeString('createdBy', { description: 'The user id of the note\'s author.' }),
     createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (n) => n.createdAt }),
     updatedAt: t.field({ type: 'DateTime', nullable: false, resolve: (n) => n.updatedAt }),
+  }),
+});
+
+const SoftwareRef = builder.objectRef<Software>('Software').implement({
+  description: 'A browser or operating system named by a user agent.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false }),
+    version: t.exposeString('version'),
   }),
 });
 
@@ -123,6 +132,20 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     sourcePage: t.exposeString('sourcePage'),
     language: t.exposeString('language'),
     userAgent: t.exposeString('userAgent'),
+    browser: t.field({
+      type: SoftwareRef,
+      description: 'The browser `userAgent` names (e.g. {name: "Chrome", version: "120.0.0.0"}), null when unknown.',
+      resolve: (r) => parseUserAgent(r.userAgent)?.browser ?? null,
+    }),
+    os: t.field({
+      type: SoftwareRef,
+      description: 'The operating system `userAgent` names (e.g. {name: "iOS", version: "17.2"}), null when unknown.',
+      resolve: (r) => parseUserAgent(r.userAgent)?.os ?? null,
+    }),
+    device: t.string({
+      description: 'The kind of device `userAgent` names: desktop, mobile, tablet, tv or bot; null when unknown.',
+      resolve: (r) => parseUserAgent(r.userAgent)?.device ?? null,
+    }),
     tags: t.field({ type: 'JSON', description: 'Array of {tag, color?}.', resolve: (r) => r.tags }),
     notes: t.field({
       type: [RequestNote],
@@ -148,7 +171,12 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     createdBy: t.exposeString('createdBy'),
     preflight: t.exposeBoolean('preflight', { nullable: false }),
     priority: t.exposeString('priority', { nullable: false }),
-    location: t.field({ type: 'JSON', description: 'Empty: no geo lookup source is configured.', resolve: (r) => r.location }),
+    location: t.field({
+      type: 'JSON',
+      description:
+        '{country, region, city, ll: [latitude, longitude]} of the address that opened the request (an offline GeoLite2 lookup; behind a proxy see TRUST_PROXY); null for a private or unknown address.',
+      resolve: (r) => r.location,
+    }),
     snapshot: t.field({ type: 'JSON', resolve: (r) => r.snapshot }),
     assignment_reason: t.exposeString('assignment_reason', {
       description: 'Why routing decided as it did: least_loaded, bot, pooled or no_agent_available.',
@@ -178,7 +206,10 @@ builder.queryFields((t) => ({
       'Requests the caller may see: admins all, agents those they take part in or opened plus unassigned ones of their departments, users and guests the ones they opened.',
     args: {
       project_id: t.arg.string({ required: true }),
-      sortField: t.arg.string(),
+      sortField: t.arg.string({
+        description:
+          'createdAt (default), updatedAt, ticket_id, status, priority, rating, waiting_time, assigned_at, first_response_at, closed_at, last_activity (the newest message) or waiting_since (the requester\'s oldest unanswered message; direction 1: longest waiting first, answered ones last).',
+      }),
       direction: t.arg.int(),
       page: t.arg.int(),
       limit: t.arg.int(),
@@ -188,7 +219,8 @@ builder.queryFields((t) => ({
       end_date: t.arg.string({ description: 'DD/MM/YYYY (inclusive)' }),
       ticket_id: t.arg.string({ description: 'A ticket number, 1 to 2147483647.' }),
       dept_id: t.arg.string(),
-      lead: t.arg.string(),
+      lead: t.arg.string({ description: 'A lead id: that contact\'s conversations (with status=all, all of them).' }),
+      assignee: t.arg.string({ description: 'A teammate\'s user id, `me` (the caller) or `none` (no human agent serves it).' }),
       hasBot: t.arg.string({ description: 'true or false' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
       channel: t.arg.string(),
@@ -241,7 +273,7 @@ builder.mutationFields((t) => {
       },
       authScopes: minRole('guest'),
       resolve: async (_root, { project_id, sender: _sender, ...input }, ctx) =>
-        ctx.services.requests.create(project_id, await memberOf(ctx, project_id), definedArgs(input)),
+        ctx.services.requests.create(project_id, await memberOf(ctx, project_id), definedArgs(input), ctx.clientAddress),
     }),
     updateRequest: t.field({
       type: Request,
