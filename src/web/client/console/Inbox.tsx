@@ -37,19 +37,19 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
 
   const load = useCallback(() => {
     const filter = {
-      mine: { participant: userId },
+      mine: { assignee: 'me' },
       unassigned: { status: '100' },
       open: {},
       closed: { status: '1000' },
     }[view];
-    request(InboxQuery, { project: projectId, sortField: 'updatedAt', ...filter }, token).then(
+    request(InboxQuery, { project: projectId, sortField: 'last_activity', ...filter }, token).then(
       (r) => {
         setError(null);
         setRequests(r.requests.requests);
       },
       (e: Error) => setError(e.message),
     );
-    request(InboxCounts, { project: projectId, me: userId }, token).then(setCounts, () => {});
+    request(InboxCounts, { project: projectId }, token).then(setCounts, () => {});
   }, [projectId, view, token, userId]);
 
   useEffect(() => {

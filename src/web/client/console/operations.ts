@@ -26,17 +26,17 @@ export const CreateProject = graphql(`
 
 
 export const Inbox = graphql(`
-  query ConsoleInbox($project: String!, $status: String, $participant: String, $sortField: String) {
-    requests(project_id: $project, status: $status, participant: $participant, sortField: $sortField, limit: 100) {
+  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
+    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {
       count
-      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }
+      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }
     }
   }
 `);
 
 export const InboxCounts = graphql(`
-  query ConsoleInboxCounts($project: String!, $me: String!) {
-    mine: requests(project_id: $project, participant: $me, limit: 1) { count }
+  query ConsoleInboxCounts($project: String!) {
+    mine: requests(project_id: $project, assignee: "me", limit: 1) { count }
     unassigned: requests(project_id: $project, status: "100", limit: 1) { count }
     open: requests(project_id: $project, limit: 1) { count }
     closed: requests(project_id: $project, status: "1000", limit: 1) { count }
@@ -215,5 +215,20 @@ export const RouteToDepartment = graphql(`
 export const AssignTo = graphql(`
   mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {
     setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }
+  }
+`);
+
+export const Reports = graphql(`
+  query ConsoleReports($project: String!) {
+    analyticsRequestCount(project_id: $project) { count }
+    analyticsBotRequestCount(project_id: $project) { count }
+    analyticsRequestsByDay(project_id: $project) { date count }
+    analyticsMessagesByDay(project_id: $project) { date count }
+    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }
+    analyticsWaitingTime(project_id: $project) { average count }
+    analyticsRequestDuration(project_id: $project) { average median count }
+    analyticsSatisfaction(project_id: $project) { average count }
+    analyticsSatisfactionDistribution(project_id: $project) { rating count }
+    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }
   }
 `);

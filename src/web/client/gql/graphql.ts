@@ -270,16 +270,19 @@ export type ConsoleCreateProjectMutation = { createProject: { _id: string, name:
 export type ConsoleInboxQueryVariables = Exact<{
   project: string;
   status?: string | null | undefined;
-  participant?: string | null | undefined;
+  assignee?: string | null | undefined;
   sortField?: string | null | undefined;
+  direction?: number | null | undefined;
+  dept?: string | null | undefined;
+  tags?: string | null | undefined;
+  channel?: string | null | undefined;
 }>;
 
 
-export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
 
 export type ConsoleInboxCountsQueryVariables = Exact<{
   project: string;
-  me: string;
 }>;
 
 
@@ -496,6 +499,13 @@ export type ConsoleAssignMutationVariables = Exact<{
 
 
 export type ConsoleAssignMutation = { setRequestParticipants: { request_id: string, status: number, participatingAgents: Array<string> } };
+
+export type ConsoleReportsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleReportsQuery = { analyticsRequestCount: { count: number } | null, analyticsBotRequestCount: { count: number } | null, analyticsRequestsByDay: Array<{ date: string, count: number }> | null, analyticsMessagesByDay: Array<{ date: string, count: number }> | null, analyticsRequestsByHourOfWeek: Array<{ weekday: number, hour: number, count: number }> | null, analyticsWaitingTime: { average: number | null, count: number } | null, analyticsRequestDuration: { average: number | null, median: number | null, count: number } | null, analyticsSatisfaction: { average: number | null, count: number } | null, analyticsSatisfactionDistribution: Array<{ rating: number, count: number }> | null, analyticsFirstResponseByAgent: Array<{ id_user: string, fullname: string | null, average: number | null, median: number | null, count: number }> | null };
 
 export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -977,12 +987,16 @@ export const ConsoleCreateProjectDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleCreateProjectMutation, ConsoleCreateProjectMutationVariables>;
 export const ConsoleInboxDocument = new TypedDocumentString(`
-    query ConsoleInbox($project: String!, $status: String, $participant: String, $sortField: String) {
+    query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
   requests(
     project_id: $project
     status: $status
-    participant: $participant
+    assignee: $assignee
     sortField: $sortField
+    direction: $direction
+    dept_id: $dept
+    tags: $tags
+    channel: $channel
     limit: 100
   ) {
     count
@@ -997,6 +1011,7 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
       hasBot
       participatingAgents
       tags
+      unread
       lead {
         _id
         fullname
@@ -1007,8 +1022,8 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleInboxQuery, ConsoleInboxQueryVariables>;
 export const ConsoleInboxCountsDocument = new TypedDocumentString(`
-    query ConsoleInboxCounts($project: String!, $me: String!) {
-  mine: requests(project_id: $project, participant: $me, limit: 1) {
+    query ConsoleInboxCounts($project: String!) {
+  mine: requests(project_id: $project, assignee: "me", limit: 1) {
     count
   }
   unassigned: requests(project_id: $project, status: "100", limit: 1) {
@@ -1368,6 +1383,53 @@ export const ConsoleAssignDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssignMutation, ConsoleAssignMutationVariables>;
+export const ConsoleReportsDocument = new TypedDocumentString(`
+    query ConsoleReports($project: String!) {
+  analyticsRequestCount(project_id: $project) {
+    count
+  }
+  analyticsBotRequestCount(project_id: $project) {
+    count
+  }
+  analyticsRequestsByDay(project_id: $project) {
+    date
+    count
+  }
+  analyticsMessagesByDay(project_id: $project) {
+    date
+    count
+  }
+  analyticsRequestsByHourOfWeek(project_id: $project) {
+    weekday
+    hour
+    count
+  }
+  analyticsWaitingTime(project_id: $project) {
+    average
+    count
+  }
+  analyticsRequestDuration(project_id: $project) {
+    average
+    median
+    count
+  }
+  analyticsSatisfaction(project_id: $project) {
+    average
+    count
+  }
+  analyticsSatisfactionDistribution(project_id: $project) {
+    rating
+    count
+  }
+  analyticsFirstResponseByAgent(project_id: $project) {
+    id_user
+    fullname
+    average
+    median
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReportsQuery, ConsoleReportsQueryVariables>;
 export const FileLimitsDocument = new TypedDocumentString(`
     query FileLimits {
   fileLimits {
