@@ -110,6 +110,10 @@ const dfSql = `
   FROM unnest($3::text[]) l`;
 const pruneFrom = 20_000;
 const pruneShare = 0.02;
+/** Chunks the candidate stems of a question may bring (their summed document frequencies). */
+const candidateBudget = 3_000;
+/** Document frequencies of a large knowledge base move slowly: kept for 5 minutes. */
+const frequencyTtlMs = 300_000;
 
 // Namespace statistics (the N and average lengths of BM25) change slowly: read at most every 30 s.
 const statsTtlMs = 30_000;
@@ -270,7 +274,7 @@ export class Retriever {
     );
   }
 
-  /** The question's stems too common to bring candidates, with their document frequency; none when all are. */
+  /** The question's stems too common to bring candidates, with their document frequency. */
   private async commonStems(projectId: string, namespace: string, stemmed: string, n: number): Promise<Map<string, number>> {
     const lexemes = [...new Set(stemmed.split(' ').filter(Boolean))];
     const now = Date.now();
@@ -278,7 +282,7 @@ export class Retriever {
     const missing: string[] = [];
     for (const lexeme of lexemes) {
       const cached = this.frequencies.get(`${projectId}:${namespace}:${lexeme}`);
-      if (cached && now - cached.at < statsTtlMs) known.set(lexeme, cached.n);
+      if (cached && now - cached.at < frequencyTtlMs) known.set(lexeme, cached.n);
       else missing.push(lexeme);
     }
     if (missing.length) {
@@ -288,8 +292,14 @@ export class Retriever {
         this.frequencies.set(`${projectId}:${namespace}:${row.lexeme}`, { n: Number(row.n), at: now });
       }
     }
-    const common = new Map([...known].filter(([, df]) => df > pruneShare * n));
-    return common.size < known.size ? common : new Map();
+    // Candidates come from the rarest stems, up to a budget of chunks (always at least the rarest
+    // stem); the others are scored on those candidates only.
+    const byRarity = [...known].sort((x, y) => x[1] - y[1]);
+    const budget = Math.max(candidateBudget, pruneShare * n);
+    let taken = 0;
+    let kept = 0;
+    while (kept < byRarity.length && (kept === 0 || taken + byRarity[kept][1] <= budget)) taken += byRarity[kept++][1];
+    return new Map(byRarity.slice(kept));
   }
 
   private async namespaceStats(projectId: string, namespace: string): Promise<NamespaceStats> {
