@@ -36,7 +36,7 @@ export function loadPdfParse() {
 }
 
 let pdfLoader: Promise<typeof import('@langchain/community/document_loaders/web/pdf')> | undefined;
-/** pdf-parse and the community PDF loader: the extraction worker loads them before it takes documents. */
+/** pdf-parse (loaded with the worker) and the community PDF loader (loaded with the first PDF, so HTML and DOCX never wait for it). */
 export const loadPdfReaders = () => Promise.all([loadPdfParse(), (pdfLoader ??= import('@langchain/community/document_loaders/web/pdf'))]);
 
 /**

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { docxText, loadPdfReaders, pdfText } from './document-readers.js';
+import { docxText, loadPdfParse, pdfText } from './document-readers.js';
 import { htmlText, type ExtractedText } from './extract.js';
 import { ExtractionError } from './extraction-error.js';
 import type { ExtractionReply, ExtractionRequest } from './extraction-pool.js';
@@ -10,7 +10,7 @@ import type { ExtractionReply, ExtractionRequest } from './extraction-pool.js';
 
 const port = parentPort!;
 
-await loadPdfReaders();
+await loadPdfParse();
 
 async function read({ document, limits }: ExtractionRequest): Promise<ExtractedText> {
   if (document.kind === 'html') return htmlText(document.html);
