@@ -618,6 +618,7 @@ export type WidgetSendMutationVariables = Exact<{
   text: string;
   attributes?: any;
   sourcePage?: string | null | undefined;
+  userAgent?: string | null | undefined;
   type?: string | null | undefined;
   metadata?: any;
 }>;
@@ -1687,13 +1688,14 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
 export const WidgetSendDocument = new TypedDocumentString(`
-    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
     sourcePage: $sourcePage
+    userAgent: $userAgent
     type: $type
     metadata: $metadata
   ) {

@@ -171,7 +171,7 @@ function Widget({ projectId }: { projectId: string }) {
       const leftEmail = !started && email.trim() ? { userEmail: email.trim() } : {};
       const r = await request(
         WidgetSend,
-        { project: projectId, request: session.requestId, text, ...content, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href },
+        { project: projectId, request: session.requestId, text, ...content, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href, userAgent: navigator.userAgent },
         session.token,
       );
       setMessages((m) => merged(m, [r.sendMessage]));
