@@ -66,6 +66,8 @@ const envSchema = z.object({
     .regex(/^\s*\d+(ms|s|m|h|d)?\s*(,\s*\d+(ms|s|m|h|d)?\s*)*$/, 'must be a comma list of durations such as 5s,30s,2m,1h')
     .default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h,12h'),
   WEBHOOK_DISABLE_AFTER: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 12h or 3d').default('3d'),
+  // The longest a target's Retry-After (on 429 and 503) may delay a delivery's next attempt.
+  WEBHOOK_MAX_RETRY_AFTER: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
   WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
@@ -218,6 +220,8 @@ export interface Config {
     retryScheduleMs: number[];
     /** A subscription failing for this long is disabled. */
     disableAfterMs: number;
+    /** Bound on the delay a target's Retry-After may ask for (WEBHOOK_MAX_RETRY_AFTER). */
+    maxRetryAfterMs: number;
     /** How often pending events and lost deliveries are looked for. */
     sweepIntervalMs: number;
     /** Deliveries in flight per worker process. */
@@ -453,6 +457,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE.split(',').map(durationToMs),
       disableAfterMs: durationToMs(env.WEBHOOK_DISABLE_AFTER),
+      maxRetryAfterMs: durationToMs(env.WEBHOOK_MAX_RETRY_AFTER),
       sweepIntervalMs: Math.max(50, durationToMs(env.WEBHOOK_SWEEP_INTERVAL)),
       concurrency: env.WEBHOOK_CONCURRENCY,
       workerLockMs: env.WEBHOOK_WORKER_LOCK_MS,

@@ -110,7 +110,8 @@ builder.queryFields((t) => ({
     type: Project,
     nullable: false,
     args: { project_id: t.arg.string({ required: true }) },
-    authScopes: minRole('agent'),
+    description: 'Its owner can read a disabled project (to enable it again); everyone else gets 403.',
+    authScopes: minRole('agent', { ownerWhileDisabled: true }),
     resolve: (_root, args, ctx) => ctx.services.projects.get(args.project_id),
   }),
   availableTeammates: t.field({
@@ -126,7 +127,7 @@ builder.queryFields((t) => ({
     description: 'Public: the widget asks before anyone signs in.',
     args: { project_id: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => ({
-      isopen: ctx.services.projects.isOpen(await ctx.services.projects.get(args.project_id)),
+      isopen: ctx.services.projects.isOpen(await ctx.services.projects.assertOpen(args.project_id)),
     }),
   }),
   widgetSettings: t.field({
@@ -135,7 +136,7 @@ builder.queryFields((t) => ({
     description: 'Public: the widget loads it before anyone signs in.',
     args: { project_id: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const project = await ctx.services.projects.get(args.project_id);
+      const project = await ctx.services.projects.assertOpen(args.project_id);
       const available = await ctx.services.routing.availableAgents(project.id, false);
       return {
         id_project: project.id,
@@ -165,9 +166,23 @@ builder.mutationFields((t) => ({
       settings: t.arg({ type: 'JSON' }),
       activeOperatingHours: t.arg.boolean(),
       operatingHours: t.arg({ type: 'JSON', description: 'An object or its JSON-encoded string.' }),
+      status: t.arg.int({
+        description:
+          'Owner only: 100 active, 0 disabled. A disabled project refuses every call (members, visitors, bots, API keys; live subscriptions end) but its owner\'s reading it and enabling it again with `status: 100`.',
+      }),
     },
-    authScopes: minRole('admin'),
-    resolve: (_root, { project_id, ...input }, ctx) => ctx.services.projects.update(project_id, definedArgs(input)),
+    authScopes: minRole('admin', { ownerWhileDisabled: true }),
+    resolve: async (_root, { project_id, ...input }, ctx) =>
+      ctx.services.projects.update(project_id, definedArgs(input), (await ctx.teammate(project_id, { ownerCall: true }))!.role),
+  }),
+  deleteProject: t.field({
+    type: Project,
+    nullable: false,
+    description:
+      'Owner only. Answers at once; from then on every call about the project answers 404, its live subscriptions end and its webhooks stop; a background job removes its data (files included).',
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('owner', { ownerWhileDisabled: true }),
+    resolve: (_root, args, ctx) => ctx.services.projects.remove(args.project_id),
   }),
   generateJwtSecret: t.field({
     type: ProjectJwtSecret,
@@ -197,6 +212,7 @@ export const routes: RestRoutes = {
   'Query.widgetSettings': { method: 'GET', path: '/:project_id/widgets' },
   'Mutation.createProject': { method: 'POST', path: '/projects' },
   'Mutation.updateProject': { method: 'PUT', path: '/projects/:project_id' },
+  'Mutation.deleteProject': { method: 'DELETE', path: '/projects/:project_id' },
   'Mutation.updateWidget': { method: 'PUT', path: '/projects/:project_id/availables' },
   'Mutation.generateJwtSecret': { method: 'POST', path: '/:project_id/keys/generate' },
 };
