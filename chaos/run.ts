@@ -155,7 +155,7 @@ async function startRedis() {
 }
 async function startNode(i: number) {
   nodes[i].start();
-  await until(`${nodes[i].name} ready`, nodeReady(i), 120_000);
+  await until(`${nodes[i].name} ready`, nodeReady(i), 300_000);
 }
 
 // --- the webhook receiver ------------------------------------------------------------------------
