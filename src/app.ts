@@ -2,6 +2,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useInputGuard } from './graphql/input-guard.js';
 import { useIntrospectionPolicy } from './graphql/introspection.js';
+import { useOperationLimits } from './graphql/operation-limits.js';
 import { useReleaseOperationCaches } from './graphql/release.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -110,13 +111,14 @@ export function buildApp(infra: Infrastructure): App {
     useBodyLimit(config.bodyLimitBytes),
     useHealth(nodeState),
     EnvelopArmorPlugin({
-      // Introspection counts too: GraphiQL's own query needs about 13 levels.
-      maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: false },
+      // Depth and cost are operation-limits.ts's: introspection does not count there.
+      maxDepth: { enabled: false },
+      costLimit: { enabled: false },
       maxAliases: { n: config.graphql.maxAliases },
-      costLimit: { maxCost: config.graphql.maxCost },
       maxTokens: { n: 2000 },
       blockFieldSuggestion: { enabled: config.env === 'production' },
     }),
+    useOperationLimits(config.graphql),
     useInputGuard(),
     useIntrospectionPolicy(config.graphql.introspection),
     useCompiledQueries(),

@@ -57,6 +57,10 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const apiKeys = new ApiKeyService(db, infra.eventLog, infra.config, infra.limiters);
   teammates.invitations.onInvited = (invitation, secret) => email.invitations.send(invitation, secret);
   const kb = new KbService(infra);
+  const presence = new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs);
+  // Whoever joins a project while connected is online there at once.
+  projects.onJoined = (userId) => presence.joined(userId);
+  teammates.invitations.onJoined = (userId) => presence.joined(userId);
   const services = {
     infra,
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
@@ -79,7 +83,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),
     ...conversations,
-    presence: new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs),
+    presence,
     analytics: new AnalyticsService(db),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
   };

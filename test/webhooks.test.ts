@@ -634,7 +634,10 @@ describe('delivery', () => {
     const res = await t.post(`/v3/${projectId}/subscriptions/${sub._id}/deliveries/${first._id}/redeliver`, { token: seeded.owner.token });
     expect(res.status).toBe(200);
     expect(res.body._id).toBe(first._id);
-    await r.waitFor(2);
+    // Answered once the attempt is made: its outcome is the last attempt.
+    expect(r.received).toHaveLength(2);
+    expect(res.body.attempts).toHaveLength(2);
+    expect(res.body.attempts[1]).toMatchObject({ redelivery: true, attempt: null, statusCode: 200, error: null });
     expect(r.received[1].headers['webhook-id']).toBe(first._id);
     expect(r.received[1].json.payload).toEqual(r.received[0].json.payload);
     expect(verify(sub.signingSecret, r.received[1] as never)).toBeTruthy();
@@ -644,6 +647,45 @@ describe('delivery', () => {
       return page.deliveries[0].attempts.length === 2 && page;
     });
     expect(log.deliveries[0].attempts[1]).toMatchObject({ redelivery: true, attempt: null, statusCode: 200 });
+  });
+
+  it('answers a failed redelivery with the attempt\'s status, reason and time', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const first = await eventually(async () => {
+      const page = await deliveries(projectId, sub._id);
+      return page.deliveries[0]?.status === 'succeeded' && page.deliveries[0];
+    });
+    r.respond(() => ({ status: 503, body: 'down for maintenance' }));
+    const before = Date.now();
+    const res = await t.gql(
+      'mutation($p: String!, $s: String!, $d: String!) { redeliverWebhook(project_id: $p, id: $s, delivery_id: $d) { status attempts { at statusCode error response redelivery } } }',
+      { p: projectId, s: sub._id, d: first._id },
+      seeded.owner.token,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const { status, attempts } = res.body.data.redeliverWebhook;
+    // The delivery's status is its latest attempt's.
+    expect(status).toBe('failed');
+    expect(attempts.at(-1)).toMatchObject({ statusCode: 503, error: 'HTTP 503', response: 'down for maintenance', redelivery: true });
+    expect(Date.parse(attempts.at(-1).at)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('answers a redelivery that times out with the timeout as its reason', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const first = await eventually(async () => {
+      const page = await deliveries(projectId, sub._id);
+      return page.deliveries[0]?.status === 'succeeded' && page.deliveries[0];
+    });
+    r.respond(() => 'hang');
+    const res = await t.post(`/v3/${projectId}/subscriptions/${sub._id}/deliveries/${first._id}/redeliver`, { token: seeded.owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.attempts.at(-1)).toMatchObject({ statusCode: null, error: expect.stringMatching(/^timeout: no complete answer within 300 ms/), redelivery: true, at: expect.any(String) });
   });
 
   it('answers 404 when redelivering a delivery of another subscription', async () => {

@@ -25,6 +25,7 @@ import { routes as presenceRoutes } from '../modules/presence/schema.js';
 import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
 import { routes as emailRoutes } from '../modules/email/schema.js';
 import { routes as apiKeyRoutes } from '../modules/api-keys/schema.js';
+import { routes as fileRoutes } from '../modules/files/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
@@ -50,6 +51,7 @@ export const restRoutes = {
   ...analyticsRoutes,
   ...emailRoutes,
   ...apiKeyRoutes,
+  ...fileRoutes,
 };
 
 export const schema = builder.toSchema();

@@ -129,6 +129,19 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+builder.mutationField('updateMe', (t) =>
+  t.field({
+    type: User,
+    nullable: false,
+    description:
+      'The caller changes their own name (`firstname`, `lastname`; at least one). Every project they belong to gets a `project_user.update` event for their membership.',
+    args: { firstname: t.arg.string(), lastname: t.arg.string() },
+    authScopes: { authenticated: true },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.auth.updateProfile((await ctx.principal())!, { firstname: args.firstname ?? undefined, lastname: args.lastname ?? undefined }),
+  }),
+);
+
 builder.queryField('me', (t) =>
   t.field({
     type: User,
@@ -145,6 +158,7 @@ export const routes: RestRoutes = {
   'Mutation.signinAnonymously': { method: 'POST', path: '/auth/signinAnonymously' },
   'Mutation.signinWithCustomToken': { method: 'POST', path: '/auth/signinWithCustomToken' },
   'Query.me': { method: 'GET', path: '/auth/me' },
+  'Mutation.updateMe': { method: 'PATCH', path: '/auth/me' },
   'Mutation.changePassword': { method: 'POST', path: '/auth/changePassword', bodyOnly: ['oldpassword', 'newpassword'] },
   'Mutation.requestPasswordReset': { method: 'POST', path: '/auth/requestPasswordReset', bodyOnly: ['email'] },
   'Mutation.resetPassword': { method: 'POST', path: '/auth/resetPassword', bodyOnly: ['token', 'password'] },

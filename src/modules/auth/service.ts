@@ -53,6 +53,10 @@ const resetInput = z.object({
 
 const verifyInput = z.object({ token: z.string().min(1, 'is required').max(2000) });
 
+const profileInput = z
+  .object({ firstname: z.string().trim().max(100).optional(), lastname: z.string().trim().max(100).optional() })
+  .refine((v) => v.firstname !== undefined || v.lastname !== undefined, { message: 'is required (or lastname)', path: ['firstname'] });
+
 const signupInput = z.object({
   email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
   password: z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters'),
@@ -265,6 +269,28 @@ export class AuthService {
       data: { password: hash, tokenVersion: { increment: 1 }, ...(verified ? { emailverified: true } : {}) },
     });
     await this.accountChanged(userId);
+    return saved;
+  }
+
+  /**
+   * The caller changes their own name. Each project they belong to logs a project_user.update of
+   * their membership (fields `firstname`/`lastname`), so every console following the project sees
+   * the new name at once; cached accounts and memberships are dropped on every node.
+   */
+  async updateProfile(principal: Principal, input: unknown) {
+    const user = this.personal(principal);
+    const data = parseInput(profileInput, input);
+    const fields = Object.keys(data).filter((key) => data[key as keyof typeof data] !== undefined);
+    const { saved, projects } = await this.events.transaction(async (tx, emit) => {
+      const saved = await tx.user.update({ where: { id: user.id }, data: { firstname: data.firstname, lastname: data.lastname } });
+      const memberships = await tx.projectUser.findMany({ where: { id_user: user.id, trashed: false }, select: { id: true, id_project: true } });
+      for (const membership of memberships) {
+        await emit({ projectId: membership.id_project, name: 'project_user.update', subject: membership.id, payload: { fields } });
+      }
+      return { saved, projects: memberships.map((m) => m.id_project) };
+    });
+    await this.accountChanged(user.id);
+    for (const projectId of projects) await this.events.bus.publish(membershipChannel, { projectId, userId: user.id });
     return saved;
   }
 

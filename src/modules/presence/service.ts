@@ -99,6 +99,20 @@ export class PresenceService {
   }
 
   /**
+   * The user just became a member of a project (created it, accepted an invitation): with a
+   * websocket open already, the new membership is online at once and its presence event logged,
+   * without waiting for a reconnect. Never fails the join: a failure is logged, and the next
+   * connection or sweep puts it right.
+   */
+  async joined(userId: string) {
+    try {
+      if ((await this.tracker.count(userId)) > 0) await this.sync(userId);
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
+  /**
    * Writes what the tracker says now to the user's memberships. The count is read under the row
    * locks, so when two nodes race (one opening, one closing) the last writer sees the final count.
    */

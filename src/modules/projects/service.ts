@@ -81,7 +81,7 @@ export class ProjectService {
   /** Creates a project; the caller becomes its owner and it gets its default department. */
   async create(principal: Principal, input: unknown) {
     const data = parseInput(createInput, input);
-    return this.events.transaction(async (tx, emit) => {
+    const created = await this.events.transaction(async (tx, emit) => {
       const project = await tx.project.create({
         data: { name: data.name, createdBy: principal.userId, profile: { name: 'free', type: 'free', agents: 0, trialDays: 0 } },
       });
@@ -101,7 +101,12 @@ export class ProjectService {
       await emit({ projectId: project.id, name: 'department.create', subject: department.id });
       return project;
     });
+    await this.onJoined?.(principal.userId);
+    return created;
   }
+
+  /** Told when the caller became a member (the owner of a new project): their presence there is set at once. */
+  onJoined?: (userId: string) => Promise<void>;
 
   /** The caller's memberships, each with its project. */
   memberships(principal: Principal) {

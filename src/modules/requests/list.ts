@@ -75,6 +75,7 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   ticket_id: ticketNumber.optional(),
   dept_id: z.string().trim().min(1).optional(),
   lead: z.string().trim().min(1).optional(),
+  participant: z.string().trim().min(1).max(200).optional(),
   hasBot: z.boolean({ message: 'must be true or false' }).optional(),
   tags: csv.optional(),
   channel: z.enum(channels, { message: `must be one of ${channels.join(', ')}` }).optional(),
@@ -101,6 +102,7 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   if (q.ticket_id !== undefined) where.push(Prisma.sql`r."ticket_id" = ${q.ticket_id}`);
   if (q.dept_id) where.push(Prisma.sql`r."departmentId" = ${q.dept_id}`);
   if (q.lead) where.push(Prisma.sql`r."leadId" = ${q.lead}`);
+  if (q.participant) where.push(Prisma.sql`${q.participant} = ANY(r."participatingAgents")`);
   if (q.hasBot !== undefined) where.push(Prisma.sql`r."hasBot" = ${q.hasBot}`);
   if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
   if (q.tags?.length) {

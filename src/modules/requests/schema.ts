@@ -6,6 +6,7 @@ import { Teammate } from '../teammates/schema.js';
 import { readsNotes } from './access.js';
 import { actorOf, memberOf } from './actor.js';
 import type { RequestPage as Page } from './list.js';
+import type { TimelineEntry as Entry } from './timeline.js';
 import { botParticipants, humanParticipants } from './participants.js';
 import { departmentsOf } from './loaders.js';
 import { relationsFor } from './relations.js';
@@ -125,6 +126,21 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
   }),
 });
 
+const TimelineEntry = builder.objectRef<Entry>('TimelineEntry').implement({
+  description: 'One thing that happened to a conversation, from its event log, told as a sentence.',
+  fields: (t) => ({
+    seq: t.exposeInt('seq', { nullable: false, description: 'The event\'s per-project sequence number (an event may tell several entries).' }),
+    name: t.exposeString('name', { nullable: false, description: 'The event: request.create, request.update or request.close.' }),
+    at: t.field({ type: 'DateTime', nullable: false, resolve: (e) => e.at }),
+    actor: t.exposeString('actor', { description: 'Who did it: a user id, `bot_<id>`, or null for the system.' }),
+    actorName: t.exposeString('actorName', { description: 'The actor\'s name (a bot\'s name for a bot).' }),
+    text: t.exposeString('text', {
+      nullable: false,
+      description: 'A sentence such as "Ann assigned the conversation to Bob", "Routed to Sales", "Closed by Ann", "Rated 4/5: great help", "Bot Ada joined".',
+    }),
+  }),
+});
+
 const RequestPage = builder.objectRef<Page>('RequestPage').implement({
   fields: (t) => ({
     perPage: t.exposeInt('perPage', { nullable: false }),
@@ -158,6 +174,7 @@ builder.queryFields((t) => ({
       ticket_id: t.arg.string({ description: 'A ticket number, 1 to 2147483647.' }),
       dept_id: t.arg.string(),
       lead: t.arg.string(),
+      participant: t.arg.string({ description: 'A teammate\'s user id: only the requests they take part in (their "Mine" view).' }),
       hasBot: t.arg.boolean({ description: 'true: requests a chatbot takes part in; false: the others.' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
       channel: t.arg.string(),
@@ -175,6 +192,15 @@ builder.queryFields((t) => ({
     args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
     authScopes: minRole('guest'),
     resolve: async (_root, args, ctx) => ctx.services.requests.get(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+  }),
+  requestTimeline: t.field({
+    type: [TimelineEntry],
+    nullable: false,
+    description:
+      'What happened to the conversation, oldest first: opened, assigned, re-routed, bots joining, participants leaving, closed, reopened, rated, and the changes teammates made.',
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: async (_root, args, ctx) => ctx.services.requests.timeline(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
   }),
   requestChatbotParameters: t.field({
     type: 'JSON',
@@ -313,6 +339,7 @@ export const routes: RestRoutes = {
   'Query.requests': { method: 'GET', path: '/:project_id/requests' },
   'Query.request': { method: 'GET', path: '/:project_id/requests/:request_id' },
   'Query.requestChatbotParameters': { method: 'GET', path: '/:project_id/requests/:request_id/chatbot/parameters' },
+  'Query.requestTimeline': { method: 'GET', path: '/:project_id/requests/:request_id/timeline' },
   'Mutation.createRequest': { method: 'POST', path: '/:project_id/requests' },
   'Mutation.updateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id' },
   'Mutation.closeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/close' },

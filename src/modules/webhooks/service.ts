@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { conflict, notFound, parseInput } from '../../errors.js';
+import { badInput, conflict, notFound, parseInput } from '../../errors.js';
+import { targetRefusal } from '../../infra/outbound.js';
 import type { Db } from '../../infra/database.js';
 import type { EventBus } from '../../infra/event-bus.js';
 import type { EventLog } from '../../infra/event-log.js';
@@ -9,7 +10,7 @@ import type { Logger } from '../../infra/logger.js';
 import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
 import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
-import { deliveryJob, WebhookSender, type DeliveryJob } from './delivery.js';
+import { deliveryJob, WebhookSender } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
 import type { RecordRenderer } from './render.js';
 import { newHookSecret, newSecret, schemeOf } from './signature.js';
@@ -119,6 +120,7 @@ export class WebhookService {
 
   async create(projectId: string, userId: string, input: unknown): Promise<SubscriptionWithSecret> {
     const data = parseInput(createInput, input);
+    await this.checkTarget(data.target);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const created = await tx.subscription.create({
         data: {
@@ -141,6 +143,7 @@ export class WebhookService {
   async update(projectId: string, id: string, input: unknown) {
     const data = parseInput(updateInput, input);
     await this.get(projectId, id);
+    if (data.target !== undefined) await this.checkTarget(data.target);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.subscription.update({
         where: { id },
@@ -203,15 +206,24 @@ export class WebhookService {
     return { count, page: listing.page, limit: listing.limit, deliveries };
   }
 
-  /** Sends a past delivery again now, as one more attempt with the same `webhook-id`. */
+  /**
+   * Sends a past delivery again now, as one more attempt with the same `webhook-id`, and answers
+   * the delivery once that attempt is made: its outcome is the last of `attempts` (at most
+   * WEBHOOK_TIMEOUT_MS later).
+   */
   async redeliver(projectId: string, id: string, deliveryId: string) {
     const subscription = await this.get(projectId, id);
     if (!subscription.enabled) throw conflict('the subscription is disabled: enable it before redelivering');
     const delivery = await this.db.webhookDelivery.findFirst({ where: { id: deliveryId, subscriptionId: id, id_project: projectId } });
     if (!delivery) throw notFound('delivery');
-    const job: DeliveryJob = { deliveryId, redelivery: true };
-    await this.queue.enqueue(deliveryJob, { ...job }, { jobId: `${deliveryId}-redelivery-${Date.now()}` });
-    return delivery;
+    await this.sender.deliver({ deliveryId, redelivery: true });
+    return (await this.db.webhookDelivery.findFirst({ where: { id: deliveryId, id_project: projectId } })) ?? delivery;
+  }
+
+  /** A target the outbound policy refuses (loopback, private, metadata addresses...) is refused when saved, with the reason. */
+  private async checkTarget(target: string) {
+    const refusal = await targetRefusal(target, this.config.outbound);
+    if (refusal) throw badInput('target', `target: refused: ${refusal}`);
   }
 
   /** Enables a disabled subscription again, with a clean record: events from now on are delivered. */
