@@ -50,7 +50,7 @@ function Widget({ projectId }: { projectId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   // A bot's knowledge answer as it is being written (kbAnswerDrafts), until its message arrives.
-  const [draft, setDraftAnswer] = useState<{ id: string; sender: string; text: string } | null>(null);
+  const [answerDraft, setDraftAnswer] = useState<{ id: string; sender: string; text: string } | null>(null);
   const [thumbs, setThumbs] = useState<Record<string, boolean>>({});
   const [dragging, setDragging] = useState(false);
   const pageVisible = usePageVisible();
@@ -160,7 +160,7 @@ function Widget({ projectId }: { projectId: string }) {
   });
   const visible = messages.filter((m) => !isHiddenMessage(m));
   // The finished message replaces its draft.
-  const shownDraft = draft && !visible.some((m) => kbMarkOf(m.attributes)?.draft_id === draft.id) ? draft : null;
+  const shownDraft = answerDraft && !visible.some((m) => kbMarkOf(m.attributes)?.draft_id === answerDraft.id) ? answerDraft : null;
   async function rateAnswer(messageId: string, helpful: boolean) {
     if (!session) return;
     setThumbs((t) => ({ ...t, [messageId]: helpful }));
