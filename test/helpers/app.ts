@@ -260,6 +260,8 @@ export async function createTestServer(
 ): Promise<{ server: RunningServer; client: TestApp; config: Config }> {
   const environment = await testEnvironment(overrides, shared);
   const server = await startServer(environment.config, { inMemory: true });
+  // As in serveTestApp: idle connections are closed by the client only.
+  server.server.keepAliveTimeout = 0;
   const client = new TestApp(
     server.app,
     async () => {
