@@ -18,13 +18,15 @@ import type { Yoga } from './http/yoga.js';
 import { claimedBy, claiming } from './http/claims.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
-import { clientAddress, contextAddress, useClientAddress } from './http/client-address.js';
-import { rateLimitGate } from './http/rate-limit.js';
+import { clientAddress, contextAddress, contextIp, trustProxies, useClientAddress } from './http/client-address.js';
+import { apiBudget, rateLimitGate, type ApiBudget } from './http/rate-limit.js';
 import { idempotencyLane } from './http/idempotency.js';
 import { IdempotencyKeys } from './infra/idempotency.js';
 import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
 import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
+import { setsDeviceCookie } from './modules/auth/device-cookie.js';
+import { useResponseCookies } from './http/response-cookies.js';
 import { useKbUpload } from './modules/kb/upload.js';
 import { useBotImportUpload } from './modules/bots/upload.js';
 import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
@@ -46,6 +48,8 @@ export interface App {
   infra: Infrastructure;
   /** Shutdown state: once draining, /ready answers 503 and answers close their connections. */
   lifecycle: Lifecycle;
+  /** The rate limit every request and websocket operation is charged to. */
+  budget: ApiBudget;
 }
 
 /** Refuses bodies over the limit before anything reads them. */
@@ -129,6 +133,7 @@ export function buildApp(infra: Infrastructure): App {
     claiming(useRequestArrayBodies(), takesArrayBody),
     rest.plugin,
     claiming(useHookSecretHeader(), createsSubscription),
+    claiming(useResponseCookies(), setsDeviceCookie),
   ];
   // The requests some plugin above serves or rewrites itself: the REST lane leaves them to yoga.
   const claimedElsewhere = claimedBy(plugins);
@@ -154,7 +159,7 @@ export function buildApp(infra: Infrastructure): App {
         return new GraphQLError(message);
       },
     },
-    context: ({ request, ...serverContext }) => buildContext(services, request, contextAddress(serverContext)),
+    context: ({ request, ...serverContext }) => buildContext(services, request, contextAddress(serverContext), contextIp(serverContext)),
     plugins,
   });
   const lanes = [
@@ -166,12 +171,12 @@ export function buildApp(infra: Infrastructure): App {
     graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
     chunkedBodyLane({ yoga, bodyLimitBytes: config.bodyLimitBytes }),
   ];
-  const gate = rateLimitGate({
+  const budget = apiBudget({
     limits: config.rateLimit,
     limiters: infra.limiters,
     isVouched: (credential) => services.auth.isVouched(credential),
-    graphqlEndpoint: '/graphql',
   });
+  const gate = rateLimitGate(budget, '/graphql');
   // POSTs with an Idempotency-Key run through the lanes once, then answer again from the database.
   const keyed = idempotencyLane({
     lanes,
@@ -183,7 +188,7 @@ export function buildApp(infra: Infrastructure): App {
     logger: infra.logger,
   });
   // The browser clients' pages and bundles (src/web) answer before the API lanes.
-  const listener = createListener([healthLane(nodeState), webLane(), keyed, ...lanes], yoga, infra.logger, gate, {
+  const answer = createListener([healthLane(nodeState), webLane(), keyed, ...lanes], yoga, infra.logger, gate, {
     cors: corsPolicy(config.http),
     knownPaths: {
       fixed: { ...healthPaths, '/graphql': ['GET', 'POST'], '/v3/openapi.json': ['GET'] },
@@ -191,5 +196,14 @@ export function buildApp(infra: Infrastructure): App {
     },
     draining: lifecycle.draining,
   });
-  return { yoga, listener, services, infra, lifecycle };
+  // Behind trusted proxies each request says whose address X-Forwarded-For names (TRUST_PROXY).
+  const { trustProxy } = config.http;
+  const listener: typeof answer =
+    trustProxy.kind === 'none'
+      ? answer
+      : (req, res) => {
+          trustProxies(req, trustProxy);
+          answer(req, res);
+        };
+  return { yoga, listener, services, infra, lifecycle, budget };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 // The only reader of process.env. A bad value stops the start with a message naming the variable.
@@ -28,12 +29,17 @@ const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().default('sp'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]?$/, 'must be a duration such as 3600, 30m, 12h or 7d').default('7d'),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  // Operations (subscriptions, and queries and mutations still running) open at once on one
+  // websocket, and over all the websockets of one token on this node.
+  WS_MAX_OPERATIONS_PER_SOCKET: z.coerce.number().int().positive().default(100),
+  WS_MAX_OPERATIONS_PER_TOKEN: z.coerce.number().int().positive().default(500),
   // How far back (in events of the project) a subscription may resume with `after`.
   REALTIME_REPLAY_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
   PRESENCE_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
@@ -172,12 +178,16 @@ export interface Config {
   redisPrefix: string;
   /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
   redisCommandTimeoutMs: number;
+  /** /ready answers 503 when the database or Redis does not answer within this long. */
+  readyTimeoutMs: number;
   jwtSecret: string;
   jwtExpiresInSeconds: number;
   bcryptRounds: number;
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   wsMaxPayloadBytes: number;
+  /** Operations open at once per websocket, and per token over its websockets on this node; more are refused (429). */
+  wsMaxOperations: { perSocket: number; perToken: number };
   /** A subscription's `after` may be at most this many events behind the project's latest. */
   replayMaxEvents: number;
   /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
@@ -327,15 +337,77 @@ export interface HttpSettings {
   /** How long a browser may reuse a preflight's answer. */
   corsMaxAgeSeconds: number;
   /**
+   * Whose `X-Forwarded-For` to believe for the client address (throttles, rate limits, the geo
+   * lookup of a new request), as Express's `trust proxy`: nobody (the default; the socket's peer
+   * is the client), every hop (`true`: the left-most address), a number of hops in front of the
+   * server, or the addresses and ranges of the proxies (the right-most address not among them).
+   */
+  trustProxy: TrustProxy;
+  /**
    * After SIGTERM/SIGINT: how long the node goes on accepting requests while /ready answers 503
    * (for a load balancer to take it out of rotation), then how long the requests in flight may
    * take before their connections are cut and the process exits.
    */
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * Slow clients (slowloris): a request's headers must arrive within `headersTimeoutMs` and the
+   * whole request, body included, within `requestTimeoutMs`, or the connection is closed (408);
+   * one client address holds at most `maxConnectionsPerAddress` connections at once (0: no cap,
+   * for a node behind a proxy, which holds the connections itself).
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnectionsPerAddress: number;
 }
 
 const origin = /^https?:\/\/[^/\s,*]+$/i;
+export type TrustProxy =
+  | { kind: 'none' }
+  | { kind: 'all' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'ranges'; ranges: string[] };
+
+// TRUST_PROXY: false (default), true, a number of hops, or a comma list of addresses, CIDR ranges
+// and the names loopback, linklocal, uniquelocal (as Express's trust proxy).
+const namedRanges: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+const trustProxyValue = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    if (value === '' || value === 'false' || value === '0') return { kind: 'none' };
+    if (value === 'true') return { kind: 'all' };
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops > 100) ctx.addIssue({ code: 'custom', message: 'must be at most 100 hops' });
+      return { kind: 'hops', hops };
+    }
+    const ranges: string[] = [];
+    for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+      if (namedRanges[entry]) ranges.push(...namedRanges[entry]);
+      else if (isRange(entry)) ranges.push(entry.includes('/') ? entry : `${entry}/${entry.includes(':') ? 128 : 32}`);
+      else {
+        ctx.addIssue({ code: 'custom', message: `must be true, false, a number of hops or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (not ${entry})` });
+        return z.NEVER;
+      }
+    }
+    return { kind: 'ranges', ranges };
+  });
+
+function isRange(entry: string): boolean {
+  try {
+    if (entry.includes('/')) ipaddr.parseCIDR(entry);
+    else ipaddr.parse(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const httpEnvSchema = z.object({
   CORS_ORIGINS: z
     .string()
@@ -348,6 +420,10 @@ const httpEnvSchema = z.object({
   CORS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(7200).default(600),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  TRUST_PROXY: trustProxyValue.default(() => ({ kind: 'none' as const })),
 });
 
 function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings {
@@ -360,8 +436,13 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
   return {
     corsOrigins: env.CORS_ORIGINS.trim() === '*' ? '*' : env.CORS_ORIGINS.split(',').map((entry) => entry.trim().replace(/\/$/, '').toLowerCase()),
     corsMaxAgeSeconds: env.CORS_MAX_AGE_SECONDS,
+    trustProxy: env.TRUST_PROXY,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    // Node requires it to be at least the headers' timeout.
+    requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+    maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
   };
 }
 
@@ -390,12 +471,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    readyTimeoutMs: env.READY_TIMEOUT_MS,
     jwtSecret: overrides.jwtSecret ?? env.JWT_SECRET ?? embeddedJwtSecret(dataDir),
     jwtExpiresInSeconds: durationToSeconds(env.JWT_EXPIRES_IN),
     bcryptRounds: env.BCRYPT_ROUNDS,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     wsMaxPayloadBytes: env.WS_MAX_PAYLOAD_BYTES,
+    wsMaxOperations: { perSocket: env.WS_MAX_OPERATIONS_PER_SOCKET, perToken: env.WS_MAX_OPERATIONS_PER_TOKEN },
     replayMaxEvents: env.REALTIME_REPLAY_MAX_EVENTS,
     presenceTtlMs: Math.max(300, durationToMs(env.PRESENCE_TTL)),
     graphql: {

@@ -530,6 +530,30 @@ describe('delivery', () => {
     expect((await deliveries(projectId, sub._id)).deliveries[0].attempts).toHaveLength(1);
   });
 
+  it('keeps a success recorded when a slower copy of the same attempt times out after it', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    r.respond((_req, i) => (i === 0 ? 'hang' : { status: 200 }));
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    const db = t.services.infra.database.prisma;
+    const eventId = `event-${crypto.randomUUID()}`;
+    await db.webhookPayload.create({ data: { eventId, id_project: projectId, name: 'lead.create', payload: { _id: 'lead-1' }, occurredAt: new Date() } });
+    const delivery = await db.webhookDelivery.create({ data: { id_project: projectId, subscriptionId: sub._id, eventId, event: 'lead.create', attempts: [], nextAttemptAt: new Date() } });
+    // Two copies of the delivery's job at once (a starting worker's sweep beside a first attempt
+    // still in flight): the first copy's request hangs until its timeout, the second is answered 200.
+    const slow = t.services.webhooks.sender.deliver({ deliveryId: delivery.id }).catch((error: unknown) => error);
+    await r.waitFor(1);
+    await t.services.webhooks.sender.deliver({ deliveryId: delivery.id });
+    expect(await slow).toBeInstanceOf(RetryJobError);
+    const [logged] = (await deliveries(projectId, sub._id)).deliveries;
+    expect(logged.status).toBe('succeeded');
+    expect(logged.nextAttemptAt).toBeNull();
+    expect(logged.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 200], [1, null]]);
+    // The retry the slow copy asked for finds the delivery settled and sends nothing.
+    await t.services.webhooks.sender.deliver({ deliveryId: delivery.id });
+    expect(r.received).toHaveLength(2);
+  });
+
   it('retries after a timeout', async () => {
     const projectId = await project();
     const r = await receiver();

@@ -1,3 +1,4 @@
+import { setDeviceCookie } from './device-cookie.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import type { UserRecord } from './service.js';
 
@@ -50,7 +51,12 @@ builder.mutationFields((t) => ({
     type: AuthResult,
     nullable: false,
     args: { email: t.arg.string(), password: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.signin(args, ctx.clientIp),
+    resolve: async (_root, args, ctx) => {
+      const result = await ctx.services.auth.signin(args, ctx.clientIp, ctx.request.headers.get('cookie'));
+      // The browser is trusted for this account from now on (see device-cookie.ts).
+      setDeviceCookie(ctx.request, result.deviceCookie, ctx.services.infra.config.env === 'production');
+      return result;
+    },
   }),
   signinAnonymously: t.field({
     type: AuthResult,

@@ -8,6 +8,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { User } from '../../generated/prisma/client.js';
 import { botAsUser, botSender, claimedBotId, verifyBotToken } from '../bots/identity.js';
+import { deviceCookie, trustedDevice } from './device-cookie.js';
 import { CredentialRejected, CredentialThrottle } from './throttle.js';
 import type { Limiters } from '../../infra/rate-limit.js';
 import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './custom-token.js';
@@ -306,10 +307,17 @@ export class AuthService {
     await this.events.bus.publish(userChannel, { userId });
   }
 
-  async signin(input: unknown, clientIp: string) {
+  /**
+   * `cookies`: the Cookie header, where a browser that signed in to this account before has its
+   * device cookie (see device-cookie.ts). The answer's `deviceCookie` is the value to set: the same
+   * device, or a new one, now trusted for the account.
+   */
+  async signin(input: unknown, clientIp: string, cookies: string | null = null) {
     const data = parseInput(signinInput, input);
-    const user = await this.checkPassword(data.email, data.password, clientIp);
-    return { success: true, token: `JWT ${this.issueToken(user.id, false, user.tokenVersion)}`, user };
+    const device = trustedDevice(this.config.jwtSecret, data.email, cookies);
+    const user = await this.checkPassword(data.email, data.password, clientIp, device);
+    const deviceCookieValue = deviceCookie(this.config.jwtSecret, data.email, device ?? undefined);
+    return { success: true, token: `JWT ${this.issueToken(user.id, false, user.tokenVersion)}`, user, deviceCookie: deviceCookieValue };
   }
 
   /**
@@ -317,8 +325,8 @@ export class AuthService {
    * count together). A wrong e-mail and a wrong password cost the same bcrypt comparison and give
    * the same 401.
    */
-  private checkPassword(email: string, password: string, clientIp: string): Promise<UserRecord> {
-    return this.throttle.check({ account: email, source: clientIp }, async () => {
+  private checkPassword(email: string, password: string, clientIp: string, device: string | null = null): Promise<UserRecord> {
+    return this.throttle.check({ account: email, source: clientIp, device }, async () => {
       const user = await this.db.user.findUnique({ where: { email } });
       const ok = await bcrypt.compare(password, user?.password ?? decoyHash);
       if (!user || !ok || user.deletedAt) throw new CredentialRejected('wrong e-mail or password');

@@ -2,6 +2,7 @@ import { Prisma, type Message, type Request } from '../../generated/prisma/clien
 import { prepared, queryRows, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
+import { inRequestTransaction } from '../../infra/request-transaction.js';
 import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
@@ -140,7 +141,7 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       ORDER BY x."i"
       RETURNING *),
     ${appendEventsSql(projectId, events, Prisma.sql`x."subject" IN (SELECT "id" FROM "message")`)}
-    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback', 'message', to_jsonb(m), 'event', to_jsonb(e),
+    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback' - 'search', 'message', to_jsonb(m) - 'search', 'event', to_jsonb(e),
         'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;
@@ -160,6 +161,12 @@ export class QuickPoster {
   /** Writes the post with others of its project, or answers why the general path must take it (nothing written). */
   post(projectId: string, post: QuickPost): Promise<QuickOutcome> {
     return new Promise((resolve, reject) => {
+      // A post inside a request's own transaction (an Idempotency-Key) is written in it, alone:
+      // another request's posts must not commit (or roll back) with it.
+      if (inRequestTransaction()) {
+        void this.write(projectId, [{ ...post, resolve, reject }]);
+        return;
+      }
       const waiting = this.waiting.get(projectId);
       if (waiting) {
         waiting.push({ ...post, resolve, reject });

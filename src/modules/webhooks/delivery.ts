@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { Subscription } from '../../generated/prisma/client.js';
+import { Prisma, type Subscription } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -162,24 +162,42 @@ export class WebhookSender {
 
   /**
    * Appends attempts in place (a redelivery beside a retry keeps both) and sets each delivery's
-   * state; several records of one delivery in a batch are applied in order.
+   * state, from its attempt's outcome, only over the state that attempt started from: a success is
+   * final, and an automatic attempt's other outcome (a retry, a failure) is recorded in the log but
+   * leaves the state alone when another automatic attempt was recorded meanwhile (two copies of one
+   * delivery's job sent it at once: a sweep beside a slow first attempt). Several records of one
+   * delivery in a batch are applied in order, one statement each.
    */
   private async recordMany(records: PendingRecord[]) {
-    const merged = new Map<string, { id: string; status: string; next: string | null; attempts: AttemptRecord[] }>();
+    const rounds: PendingRecord[][] = [];
+    const seen = new Map<string, number>();
     for (const r of records) {
-      const entry = merged.get(r.id) ?? { id: r.id, status: r.status, next: null, attempts: [] };
-      entry.status = r.status;
-      entry.next = r.nextAttemptAt?.toISOString() ?? null;
-      entry.attempts.push(r.attempt);
-      merged.set(r.id, entry);
+      const round = seen.get(r.id) ?? 0;
+      seen.set(r.id, round + 1);
+      (rounds[round] ??= []).push(r);
     }
-    await this.db.$executeRaw`
-      UPDATE "WebhookDelivery" AS d
-      SET "status" = x."status", "nextAttemptAt" = x."next", "attempts" = d."attempts" || x."attempts",
-          "updatedAt" = ${new Date()}, "v" = d."v" + 1
-      FROM jsonb_to_recordset(${JSON.stringify([...merged.values()])}::jsonb)
-        AS x("id" text, "status" text, "next" timestamp(3), "attempts" jsonb)
-      WHERE d."id" = x."id"`;
+    for (const round of rounds) {
+      const rows = round.map((r) => ({
+        id: r.id,
+        status: r.status,
+        next: r.nextAttemptAt?.toISOString() ?? null,
+        attempts: [r.attempt],
+        // The automatic attempts recorded when this one started (none to check for a redelivery).
+        before: r.attempt.attempt === null || r.attempt.redelivery ? null : r.attempt.attempt - 1,
+      }));
+      // The state stays as it is: a success, or another automatic attempt recorded since this one began.
+      const keep = Prisma.sql`(d."status" = 'succeeded' OR (x."status" <> 'succeeded' AND x."before" IS NOT NULL AND x."before" <> (
+        SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))))`;
+      await this.db.$executeRaw`
+        UPDATE "WebhookDelivery" AS d
+        SET "status" = CASE WHEN ${keep} THEN d."status" ELSE x."status" END,
+            "nextAttemptAt" = CASE WHEN ${keep} THEN d."nextAttemptAt" ELSE x."next" END,
+            "attempts" = d."attempts" || x."attempts",
+            "updatedAt" = ${new Date()}, "v" = d."v" + 1
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS x("id" text, "status" text, "next" timestamp(3), "attempts" jsonb, "before" int)
+        WHERE d."id" = x."id"`;
+    }
   }
 
   /**

@@ -5,8 +5,10 @@ import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
-import { AddNote, AddTag, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { AddNote, AddTag, MarkSeen, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
 import { useProjectEvents } from './live.js';
+import { ContactPanel } from './Contact.js';
+import type { View } from './router.js';
 import { useSession } from './session.js';
 
 type Details = NonNullable<ConsoleConversationQuery['request']>;
@@ -21,7 +23,7 @@ function withTimeline(messages: ChatMessage[], timeline: Array<{ seq: number; at
 const statusLabel = (status: number) => (status === 100 ? 'Unassigned' : status === 200 ? 'Open, served' : status === 1000 ? 'Closed' : `Status ${status}`);
 
 /** One conversation: its messages live, the reply box, and what an agent does to it. */
-export function Conversation({ projectId, requestId, onBack }: { projectId: string; requestId: string; onBack: () => void }) {
+export function Conversation({ projectId, requestId, view, onBack }: { projectId: string; requestId: string; view: View; onBack: () => void }) {
   const { token, live, userId } = useSession();
   const [details, setDetails] = useState<Details | null>(null);
   const [timeline, setTimeline] = useState<Array<{ seq: number; at: string; text: string }>>([]);
@@ -41,6 +43,12 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
   const picker = useRef<HTMLInputElement>(null);
   const { typists, keyPressed, stopped, spoke } = useTyping({ client: live, token, projectId, requestId, me: userId, enabled: true });
   useReceipts({ messages, me: userId, token, projectId, requestId, seeing: pageVisible });
+  // Read up to now while the conversation is on screen: its unread count (in the inbox) clears.
+  const lastFromOthers = [...messages].reverse().find((m) => m.sender !== userId)?._id;
+  useEffect(() => {
+    if (!pageVisible) return;
+    request(MarkSeen, { project: projectId, request: requestId }, token).then(() => window.dispatchEvent(new Event('console:seen')), () => {});
+  }, [projectId, requestId, token, pageVisible, lastFromOthers]);
 
   const load = useCallback(() => {
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
@@ -364,6 +372,7 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
             </>
           )}
         </dl>
+        <ContactPanel projectId={projectId} requestId={requestId} view={view} />
         <h3>Tags</h3>
         <ul className="tag-list" aria-label="Tags">
           {tags.map((t) => (
