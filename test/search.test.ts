@@ -110,6 +110,9 @@ describe('search', () => {
     const empty = await search('   ');
     expect(empty.status).toBe(400);
     expect(empty.body.field).toBe('q');
+    const none = await t.get(`/v3/${p.projectId}/search`, { token: p.agent.token });
+    expect(none.status).toBe(400);
+    expect(none.body.field).toBe('q');
     const tooMany = await t.get(`/v3/${p.projectId}/search?q=refunds&limit=51`, { token: p.agent.token });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.field).toBe('limit');

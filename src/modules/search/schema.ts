@@ -41,7 +41,8 @@ builder.queryFields((t) => ({
     description: 'Requests, messages and leads of the project matching `q` (ranked; "refun" finds "refunds").',
     args: {
       project_id: t.arg.string({ required: true }),
-      q: t.arg.string({ required: true, description: 'Words (1 to 200 characters); every one must match, each as a prefix.' }),
+      // Checked by the service (400 naming q), after the role: a call without it is still refused first.
+      q: t.arg.string({ description: 'Words (1 to 200 characters, required); every one must match, each as a prefix.' }),
       limit: t.arg.int({ description: 'Results of each kind, 1 to 50, default 10.' }),
     },
     authScopes: minRole('agent'),

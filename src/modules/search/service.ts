@@ -27,7 +27,7 @@ import type { TeammateRecord } from '../teammates/service.js';
 const rankWindow = 200;
 
 const searchInput = z.object({
-  q: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  q: z.string({ message: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
   limit: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').default(10),
 });
 

@@ -8,8 +8,9 @@ import { Inbox } from './Inbox.js';
 import { ShortcutsHelp, useShortcuts } from './keyboard.js';
 import { Manage } from './Manage.js';
 import { Reports } from './Reports.js';
+import { SearchBox } from './Search.js';
 import { useNotifications } from './notifications.js';
-import { CreateProject, Projects } from './operations.js';
+import { CreateProject, Projects, SignOut } from './operations.js';
 import { navigate, paths, useRoute, type Route } from './router.js';
 import { SessionContext, storeAuth, storedAuth, type StoredAuth } from './session.js';
 import { SignIn } from './SignIn.js';
@@ -94,6 +95,7 @@ function Workspace({ route }: { route: Extract<Route, { kind: 'inbox' }> }) {
     <main className={`workspace${requestId ? ' has-conversation' : ''}`}>
       {help && <ShortcutsHelp onClose={closeHelp} />}
       <div className="side">
+        <SearchBox projectId={projectId} view={view} />
         <Inbox projectId={projectId} view={view} selected={requestId} />
         <Team projectId={projectId} />
         <footer className="side-footer">
@@ -105,7 +107,7 @@ function Workspace({ route }: { route: Extract<Route, { kind: 'inbox' }> }) {
       </div>
       {requestId ? (
         <div className="main">
-          <Conversation key={requestId} projectId={projectId} requestId={requestId} onBack={() => navigate(paths.view(projectId, view))} />
+          <Conversation key={requestId} projectId={projectId} requestId={requestId} view={view} onBack={() => navigate(paths.view(projectId, view))} />
         </div>
       ) : (
         <div className="main placeholder">
@@ -134,6 +136,8 @@ function App() {
     return <SignIn onSignedIn={signIn} />;
   }
   const signOut = () => {
+    // The token ends on the server too (every node refuses it from now on), then here.
+    void request(SignOut, {}, auth.token).catch(() => {});
     storeAuth(null);
     setAuth(null);
     navigate(paths.projects());

@@ -36,10 +36,10 @@ export const Inbox = graphql(`
 
 export const InboxCounts = graphql(`
   query ConsoleInboxCounts($project: String!) {
-    mine: requests(project_id: $project, assignee: "me", limit: 1) { count }
-    unassigned: requests(project_id: $project, status: "100", limit: 1) { count }
-    open: requests(project_id: $project, limit: 1) { count }
-    closed: requests(project_id: $project, status: "1000", limit: 1) { count }
+    mine: requests(project_id: $project, assignee: "me", limit: 100) { count requests { request_id unread } }
+    unassigned: requests(project_id: $project, status: "100", limit: 100) { count requests { request_id unread } }
+    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }
+    closed: requests(project_id: $project, status: "1000", limit: 1) { count requests { request_id unread } }
   }
 `);
 
@@ -230,5 +230,60 @@ export const Reports = graphql(`
     analyticsSatisfaction(project_id: $project) { average count }
     analyticsSatisfactionDistribution(project_id: $project) { rating count }
     analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }
+  }
+`);
+
+export const MarkSeen = graphql(`
+  mutation ConsoleMarkSeen($project: String!, $request: String!) {
+    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }
+  }
+`);
+
+export const Contact = graphql(`
+  query ConsoleContact($project: String!, $request: String!) {
+    request(project_id: $project, request_id: $request) {
+      request_id sourcePage userAgent location device
+      browser { name version }
+      os { name version }
+      lead { _id fullname email phone company attributes }
+    }
+  }
+`);
+
+export const LeadConversations = graphql(`
+  query ConsoleLeadConversations($project: String!, $lead: String!) {
+    requests(project_id: $project, lead: $lead, status: "all", sortField: "createdAt", limit: 20) {
+      count
+      requests { request_id ticket_id first_text status createdAt }
+    }
+  }
+`);
+
+export const UpdateLead = graphql(`
+  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {
+    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }
+  }
+`);
+
+export const Search = graphql(`
+  query ConsoleSearch($project: String!, $q: String!) {
+    search(project_id: $project, q: $q, limit: 8) {
+      requests { request_id ticket_id first_text lead { fullname email } }
+      messages { _id text recipient senderFullname createdAt }
+      leads { _id fullname email }
+    }
+  }
+`);
+
+export const FilterTargets = graphql(`
+  query ConsoleFilterTargets($project: String!) {
+    departments(project_id: $project) { _id name }
+    teammates(project_id: $project) { _id role id_user { _id fullName email } }
+  }
+`);
+
+export const SignOut = graphql(`
+  mutation ConsoleSignOut {
+    signOut { success }
   }
 `);

@@ -32,22 +32,22 @@ type Documents = {
     "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": typeof types.ManageReadSitemapDocument,
     "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": typeof types.ManageAddKbPagesDocument,
     "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": typeof types.ManageDeleteKbContentDocument,
-    "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n": typeof types.ManageAskKbDocument,
-    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": typeof types.ManageWebhooksDocument,
-    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
+    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }\n  }\n": typeof types.ManageWebhooksDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }\n    }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": typeof types.ManageCreateWebhookDocument,
     "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n": typeof types.ManageRedeliverDocument,
     "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n": typeof types.ManageRemoveTeammateDocument,
     "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": typeof types.ManageChangeRoleDocument,
     "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": typeof types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": typeof types.ManageCreateCannedDocument,
+    "\n  mutation ManageEnableWebhook($project: String!, $id: String!) {\n    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }\n  }\n": typeof types.ManageEnableWebhookDocument,
     "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": typeof types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSignupDocument,
     "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": typeof types.ConsoleProjectsDocument,
     "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n": typeof types.ConsoleCreateProjectDocument,
     "\n  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {\n    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
-    "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 1) { count }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 1) { count }\n    open: requests(project_id: $project, limit: 1) { count }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count }\n  }\n": typeof types.ConsoleInboxCountsDocument,
+    "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 100) { count requests { request_id unread } }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 100) { count requests { request_id unread } }\n    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count requests { request_id unread } }\n  }\n": typeof types.ConsoleInboxCountsDocument,
     "\n  subscription ConsoleProjectEvents($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject }\n  }\n": typeof types.ConsoleProjectEventsDocument,
     "\n  query ConsoleMyInvitations {\n    myInvitations { _id id_project project_name role createdAt }\n  }\n": typeof types.ConsoleMyInvitationsDocument,
     "\n  mutation ConsoleAcceptInvitation($id: String!) {\n    acceptInvitation(invitation_id: $id) { _id id_project role }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
@@ -75,14 +75,25 @@ type Documents = {
     "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department) { request_id status }\n  }\n": typeof types.ConsoleRouteDocument,
     "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n": typeof types.ConsoleAssignDocument,
     "\n  query ConsoleReports($project: String!) {\n    analyticsRequestCount(project_id: $project) { count }\n    analyticsBotRequestCount(project_id: $project) { count }\n    analyticsRequestsByDay(project_id: $project) { date count }\n    analyticsMessagesByDay(project_id: $project) { date count }\n    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }\n    analyticsWaitingTime(project_id: $project) { average count }\n    analyticsRequestDuration(project_id: $project) { average median count }\n    analyticsSatisfaction(project_id: $project) { average count }\n    analyticsSatisfactionDistribution(project_id: $project) { rating count }\n    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }\n  }\n": typeof types.ConsoleReportsDocument,
+    "\n  mutation ConsoleMarkSeen($project: String!, $request: String!) {\n    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }\n  }\n": typeof types.ConsoleMarkSeenDocument,
+    "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n": typeof types.ConsoleContactDocument,
+    "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt }\n    }\n  }\n": typeof types.ConsoleLeadConversationsDocument,
+    "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": typeof types.ConsoleUpdateLeadDocument,
+    "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": typeof types.ConsoleSearchDocument,
+    "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleFilterTargetsDocument,
+    "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n": typeof types.ConsoleSignOutDocument,
     "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": typeof types.FileLimitsDocument,
+    "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n": typeof types.KbAnswerStreamDocument,
+    "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n": typeof types.KbAnswerDraftsDocument,
+    "\n  mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {\n    kbFeedback(project_id: $project, namespace: $namespace, question: $question, id: $id, helpful: $helpful) { __typename }\n  }\n": typeof types.KbFeedbackDocument,
+    "\n  mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {\n    kbRateAnswer(project_id: $project, request_id: $request, message_id: $message, helpful: $helpful) { __typename }\n  }\n": typeof types.KbRateAnswerDocument,
     "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n": typeof types.AcknowledgeMessageDocument,
     "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n": typeof types.SendTypingDocument,
     "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n": typeof types.TypingEventsDocument,
     "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": typeof types.WidgetSigninDocument,
     "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n": typeof types.WidgetSettingsDocument,
     "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetMessagesDocument,
-    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetSendDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetSendDocument,
     "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": typeof types.WidgetMessageEventsDocument,
     "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": typeof types.WidgetRateDocument,
@@ -105,22 +116,22 @@ const documents: Documents = {
     "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": types.ManageReadSitemapDocument,
     "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": types.ManageAddKbPagesDocument,
     "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": types.ManageDeleteKbContentDocument,
-    "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n": types.ManageAskKbDocument,
-    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": types.ManageWebhooksDocument,
-    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": types.ManageWebhookDeliveriesDocument,
+    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }\n  }\n": types.ManageWebhooksDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }\n    }\n  }\n": types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": types.ManageCreateWebhookDocument,
     "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n": types.ManageRedeliverDocument,
     "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n": types.ManageRemoveTeammateDocument,
     "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": types.ManageChangeRoleDocument,
     "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": types.ManageCreateCannedDocument,
+    "\n  mutation ManageEnableWebhook($project: String!, $id: String!) {\n    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }\n  }\n": types.ManageEnableWebhookDocument,
     "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": types.ConsoleSignupDocument,
     "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": types.ConsoleProjectsDocument,
     "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n": types.ConsoleCreateProjectDocument,
     "\n  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {\n    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }\n    }\n  }\n": types.ConsoleInboxDocument,
-    "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 1) { count }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 1) { count }\n    open: requests(project_id: $project, limit: 1) { count }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count }\n  }\n": types.ConsoleInboxCountsDocument,
+    "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 100) { count requests { request_id unread } }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 100) { count requests { request_id unread } }\n    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count requests { request_id unread } }\n  }\n": types.ConsoleInboxCountsDocument,
     "\n  subscription ConsoleProjectEvents($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject }\n  }\n": types.ConsoleProjectEventsDocument,
     "\n  query ConsoleMyInvitations {\n    myInvitations { _id id_project project_name role createdAt }\n  }\n": types.ConsoleMyInvitationsDocument,
     "\n  mutation ConsoleAcceptInvitation($id: String!) {\n    acceptInvitation(invitation_id: $id) { _id id_project role }\n  }\n": types.ConsoleAcceptInvitationDocument,
@@ -148,14 +159,25 @@ const documents: Documents = {
     "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department) { request_id status }\n  }\n": types.ConsoleRouteDocument,
     "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n": types.ConsoleAssignDocument,
     "\n  query ConsoleReports($project: String!) {\n    analyticsRequestCount(project_id: $project) { count }\n    analyticsBotRequestCount(project_id: $project) { count }\n    analyticsRequestsByDay(project_id: $project) { date count }\n    analyticsMessagesByDay(project_id: $project) { date count }\n    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }\n    analyticsWaitingTime(project_id: $project) { average count }\n    analyticsRequestDuration(project_id: $project) { average median count }\n    analyticsSatisfaction(project_id: $project) { average count }\n    analyticsSatisfactionDistribution(project_id: $project) { rating count }\n    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }\n  }\n": types.ConsoleReportsDocument,
+    "\n  mutation ConsoleMarkSeen($project: String!, $request: String!) {\n    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }\n  }\n": types.ConsoleMarkSeenDocument,
+    "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n": types.ConsoleContactDocument,
+    "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt }\n    }\n  }\n": types.ConsoleLeadConversationsDocument,
+    "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": types.ConsoleUpdateLeadDocument,
+    "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": types.ConsoleSearchDocument,
+    "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleFilterTargetsDocument,
+    "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n": types.ConsoleSignOutDocument,
     "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": types.FileLimitsDocument,
+    "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n": types.KbAnswerStreamDocument,
+    "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n": types.KbAnswerDraftsDocument,
+    "\n  mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {\n    kbFeedback(project_id: $project, namespace: $namespace, question: $question, id: $id, helpful: $helpful) { __typename }\n  }\n": types.KbFeedbackDocument,
+    "\n  mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {\n    kbRateAnswer(project_id: $project, request_id: $request, message_id: $message, helpful: $helpful) { __typename }\n  }\n": types.KbRateAnswerDocument,
     "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n": types.AcknowledgeMessageDocument,
     "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n": types.SendTypingDocument,
     "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n": types.TypingEventsDocument,
     "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": types.WidgetSigninDocument,
     "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n": types.WidgetSettingsDocument,
     "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetMessagesDocument,
-    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetSendDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetSendDocument,
     "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": types.WidgetMessageEventsDocument,
     "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": types.WidgetRateDocument,
@@ -232,15 +254,11 @@ export function graphql(source: "\n  mutation ManageDeleteKbContent($project: St
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n"): typeof import('./graphql.js').ManageAskKbDocument;
+export function graphql(source: "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }\n  }\n"): typeof import('./graphql.js').ManageWebhooksDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n"): typeof import('./graphql.js').ManageWebhooksDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
+export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }\n    }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -268,6 +286,10 @@ export function graphql(source: "\n  mutation ManageCreateCanned($project: Strin
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation ManageEnableWebhook($project: String!, $id: String!) {\n    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }\n  }\n"): typeof import('./graphql.js').ManageEnableWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n"): typeof import('./graphql.js').ConsoleEventPayloadsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -292,7 +314,7 @@ export function graphql(source: "\n  query ConsoleInbox($project: String!, $stat
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 1) { count }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 1) { count }\n    open: requests(project_id: $project, limit: 1) { count }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count }\n  }\n"): typeof import('./graphql.js').ConsoleInboxCountsDocument;
+export function graphql(source: "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 100) { count requests { request_id unread } }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 100) { count requests { request_id unread } }\n    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count requests { request_id unread } }\n  }\n"): typeof import('./graphql.js').ConsoleInboxCountsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -404,7 +426,51 @@ export function graphql(source: "\n  query ConsoleReports($project: String!) {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation ConsoleMarkSeen($project: String!, $request: String!) {\n    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }\n  }\n"): typeof import('./graphql.js').ConsoleMarkSeenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleContactDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleLeadConversationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n"): typeof import('./graphql.js').ConsoleUpdateLeadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleSearchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleFilterTargetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n"): typeof import('./graphql.js').ConsoleSignOutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n"): typeof import('./graphql.js').FileLimitsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n"): typeof import('./graphql.js').KbAnswerStreamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n"): typeof import('./graphql.js').KbAnswerDraftsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {\n    kbFeedback(project_id: $project, namespace: $namespace, question: $question, id: $id, helpful: $helpful) { __typename }\n  }\n"): typeof import('./graphql.js').KbFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {\n    kbRateAnswer(project_id: $project, request_id: $request, message_id: $message, helpful: $helpful) { __typename }\n  }\n"): typeof import('./graphql.js').KbRateAnswerDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -432,7 +498,7 @@ export function graphql(source: "\n  query WidgetMessages($project: String!, $re
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
+export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -150,24 +150,12 @@ export type ManageDeleteKbContentMutationVariables = Exact<{
 
 export type ManageDeleteKbContentMutation = { deleteKbContent: { _id: string } };
 
-export type ManageAskKbMutationVariables = Exact<{
-  project: string;
-  namespace: string;
-  question: string;
-  topK?: number | null | undefined;
-  temperature?: number | null | undefined;
-  model?: string | null | undefined;
-}>;
-
-
-export type ManageAskKbMutation = { askKb: { success: boolean, answer: string, sources: Array<string>, ids: Array<string>, error_message: string | null } };
-
 export type ManageWebhooksQueryVariables = Exact<{
   project: string;
 }>;
 
 
-export type ManageWebhooksQuery = { webhookSubscriptions: Array<{ _id: string, event: string, target: string, enabled: boolean, disabledReason: string | null }> | null };
+export type ManageWebhooksQuery = { webhookSubscriptions: Array<{ _id: string, event: string, target: string, enabled: boolean, disabledReason: string | null, disabledAt: string | null }> | null };
 
 export type ManageWebhookDeliveriesQueryVariables = Exact<{
   project: string;
@@ -175,7 +163,7 @@ export type ManageWebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, nextAttemptAt: string | null, attempts: Array<{ at: string, attempt: number | null, error: string | null, redelivery: boolean, statusCode: number | null, durationMs: number }> }> } | null };
+export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, nextAttemptAt: string | null, attempts: Array<{ at: string, attempt: number | null, error: string | null, reason: string | null, redelivery: boolean, statusCode: number | null, durationMs: number }> }> } | null };
 
 export type ManageCreateWebhookMutationVariables = Exact<{
   project: string;
@@ -228,6 +216,14 @@ export type ManageCreateCannedMutationVariables = Exact<{
 
 
 export type ManageCreateCannedMutation = { createCannedResponse: { _id: string } };
+
+export type ManageEnableWebhookMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ManageEnableWebhookMutation = { enableWebhookSubscription: { _id: string, enabled: boolean } };
 
 export type ConsoleEventPayloadsSubscriptionVariables = Exact<{
   project: string;
@@ -286,7 +282,7 @@ export type ConsoleInboxCountsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleInboxCountsQuery = { mine: { count: number } | null, unassigned: { count: number } | null, open: { count: number } | null, closed: { count: number } | null };
+export type ConsoleInboxCountsQuery = { mine: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, unassigned: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, open: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, closed: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null };
 
 export type ConsoleProjectEventsSubscriptionVariables = Exact<{
   project: string;
@@ -507,10 +503,105 @@ export type ConsoleReportsQueryVariables = Exact<{
 
 export type ConsoleReportsQuery = { analyticsRequestCount: { count: number } | null, analyticsBotRequestCount: { count: number } | null, analyticsRequestsByDay: Array<{ date: string, count: number }> | null, analyticsMessagesByDay: Array<{ date: string, count: number }> | null, analyticsRequestsByHourOfWeek: Array<{ weekday: number, hour: number, count: number }> | null, analyticsWaitingTime: { average: number | null, count: number } | null, analyticsRequestDuration: { average: number | null, median: number | null, count: number } | null, analyticsSatisfaction: { average: number | null, count: number } | null, analyticsSatisfactionDistribution: Array<{ rating: number, count: number }> | null, analyticsFirstResponseByAgent: Array<{ id_user: string, fullname: string | null, average: number | null, median: number | null, count: number }> | null };
 
+export type ConsoleMarkSeenMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleMarkSeenMutation = { markRequestSeen: { request_id: string, unread: number | null } };
+
+export type ConsoleContactQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleContactQuery = { request: { request_id: string, sourcePage: string | null, userAgent: string | null, location: any, device: string | null, browser: { name: string, version: string | null } | null, os: { name: string, version: string | null } | null, lead: { _id: string, fullname: string | null, email: string | null, phone: string | null, company: string | null, attributes: any } | null } | null };
+
+export type ConsoleLeadConversationsQueryVariables = Exact<{
+  project: string;
+  lead: string;
+}>;
+
+
+export type ConsoleLeadConversationsQuery = { requests: { count: number, requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, status: number, createdAt: string }> } | null };
+
+export type ConsoleUpdateLeadMutationVariables = Exact<{
+  project: string;
+  id: string;
+  fullname?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+}>;
+
+
+export type ConsoleUpdateLeadMutation = { updateLead: { _id: string, fullname: string | null, email: string | null, phone: string | null } };
+
+export type ConsoleSearchQueryVariables = Exact<{
+  project: string;
+  q: string;
+}>;
+
+
+export type ConsoleSearchQuery = { search: { requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, lead: { fullname: string | null, email: string | null } | null }>, messages: Array<{ _id: string, text: string | null, recipient: string, senderFullname: string | null, createdAt: string }>, leads: Array<{ _id: string, fullname: string | null, email: string | null }> } | null };
+
+export type ConsoleFilterTargetsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleFilterTargetsQuery = { departments: Array<{ _id: string, name: string }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
+export type ConsoleSignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleSignOutMutation = { signOut: { success: boolean } };
+
 export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type FileLimitsQuery = { fileLimits: { maxBytes: number, allowedTypes: Array<string> } | null };
+
+export type KbAnswerStreamSubscriptionVariables = Exact<{
+  project: string;
+  namespace: string;
+  question: string;
+  topK?: number | null | undefined;
+  temperature?: number | null | undefined;
+}>;
+
+
+export type KbAnswerStreamSubscription = { kbAnswerStream: { delta: string | null, done: boolean, result: { success: boolean, answer: string, id: string | null, ids: Array<string>, sources: Array<string>, error_message: string | null } | null } };
+
+export type KbAnswerDraftsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type KbAnswerDraftsSubscription = { kbAnswerDrafts: { draft_id: string, sender: string, text: string, done: boolean } };
+
+export type KbFeedbackMutationVariables = Exact<{
+  project: string;
+  namespace?: string | null | undefined;
+  question: string;
+  id: string;
+  helpful: boolean;
+}>;
+
+
+export type KbFeedbackMutation = { kbFeedback: { __typename: 'KbFeedbackResult' } };
+
+export type KbRateAnswerMutationVariables = Exact<{
+  project: string;
+  request: string;
+  message: string;
+  helpful: boolean;
+}>;
+
+
+export type KbRateAnswerMutation = { kbRateAnswer: { __typename: 'KbFeedbackEntry' } };
 
 export type AcknowledgeMessageMutationVariables = Exact<{
   project: string;
@@ -568,6 +659,7 @@ export type WidgetSendMutationVariables = Exact<{
   text: string;
   attributes?: any;
   sourcePage?: string | null | undefined;
+  userAgent?: string | null | undefined;
   type?: string | null | undefined;
   metadata?: any;
 }>;
@@ -824,24 +916,6 @@ export const ManageDeleteKbContentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageDeleteKbContentMutation, ManageDeleteKbContentMutationVariables>;
-export const ManageAskKbDocument = new TypedDocumentString(`
-    mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {
-  askKb(
-    project_id: $project
-    namespace: $namespace
-    question: $question
-    top_k: $topK
-    temperature: $temperature
-    model: $model
-  ) {
-    success
-    answer
-    sources
-    ids
-    error_message
-  }
-}
-    `) as unknown as TypedDocumentString<ManageAskKbMutation, ManageAskKbMutationVariables>;
 export const ManageWebhooksDocument = new TypedDocumentString(`
     query ManageWebhooks($project: String!) {
   webhookSubscriptions(project_id: $project) {
@@ -850,6 +924,7 @@ export const ManageWebhooksDocument = new TypedDocumentString(`
     target
     enabled
     disabledReason
+    disabledAt
   }
 }
     `) as unknown as TypedDocumentString<ManageWebhooksQuery, ManageWebhooksQueryVariables>;
@@ -867,6 +942,7 @@ export const ManageWebhookDeliveriesDocument = new TypedDocumentString(`
         at
         attempt
         error
+        reason
         redelivery
         statusCode
         durationMs
@@ -926,6 +1002,14 @@ export const ManageCreateCannedDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageCreateCannedMutation, ManageCreateCannedMutationVariables>;
+export const ManageEnableWebhookDocument = new TypedDocumentString(`
+    mutation ManageEnableWebhook($project: String!, $id: String!) {
+  enableWebhookSubscription(project_id: $project, id: $id) {
+    _id
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<ManageEnableWebhookMutation, ManageEnableWebhookMutationVariables>;
 export const ConsoleEventPayloadsDocument = new TypedDocumentString(`
     subscription ConsoleEventPayloads($project: String!, $after: Int) {
   projectEvents(project_id: $project, after: $after) {
@@ -1023,17 +1107,33 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<ConsoleInboxQuery, ConsoleInboxQueryVariables>;
 export const ConsoleInboxCountsDocument = new TypedDocumentString(`
     query ConsoleInboxCounts($project: String!) {
-  mine: requests(project_id: $project, assignee: "me", limit: 1) {
+  mine: requests(project_id: $project, assignee: "me", limit: 100) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
-  unassigned: requests(project_id: $project, status: "100", limit: 1) {
+  unassigned: requests(project_id: $project, status: "100", limit: 100) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
-  open: requests(project_id: $project, limit: 1) {
+  open: requests(project_id: $project, limit: 100) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
   closed: requests(project_id: $project, status: "1000", limit: 1) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleInboxCountsQuery, ConsoleInboxCountsQueryVariables>;
@@ -1430,6 +1530,128 @@ export const ConsoleReportsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleReportsQuery, ConsoleReportsQueryVariables>;
+export const ConsoleMarkSeenDocument = new TypedDocumentString(`
+    mutation ConsoleMarkSeen($project: String!, $request: String!) {
+  markRequestSeen(project_id: $project, request_id: $request) {
+    request_id
+    unread
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarkSeenMutation, ConsoleMarkSeenMutationVariables>;
+export const ConsoleContactDocument = new TypedDocumentString(`
+    query ConsoleContact($project: String!, $request: String!) {
+  request(project_id: $project, request_id: $request) {
+    request_id
+    sourcePage
+    userAgent
+    location
+    device
+    browser {
+      name
+      version
+    }
+    os {
+      name
+      version
+    }
+    lead {
+      _id
+      fullname
+      email
+      phone
+      company
+      attributes
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleContactQuery, ConsoleContactQueryVariables>;
+export const ConsoleLeadConversationsDocument = new TypedDocumentString(`
+    query ConsoleLeadConversations($project: String!, $lead: String!) {
+  requests(
+    project_id: $project
+    lead: $lead
+    status: "all"
+    sortField: "createdAt"
+    limit: 20
+  ) {
+    count
+    requests {
+      request_id
+      ticket_id
+      first_text
+      status
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLeadConversationsQuery, ConsoleLeadConversationsQueryVariables>;
+export const ConsoleUpdateLeadDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {
+  updateLead(
+    project_id: $project
+    id: $id
+    fullname: $fullname
+    email: $email
+    phone: $phone
+  ) {
+    _id
+    fullname
+    email
+    phone
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateLeadMutation, ConsoleUpdateLeadMutationVariables>;
+export const ConsoleSearchDocument = new TypedDocumentString(`
+    query ConsoleSearch($project: String!, $q: String!) {
+  search(project_id: $project, q: $q, limit: 8) {
+    requests {
+      request_id
+      ticket_id
+      first_text
+      lead {
+        fullname
+        email
+      }
+    }
+    messages {
+      _id
+      text
+      recipient
+      senderFullname
+      createdAt
+    }
+    leads {
+      _id
+      fullname
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSearchQuery, ConsoleSearchQueryVariables>;
+export const ConsoleFilterTargetsDocument = new TypedDocumentString(`
+    query ConsoleFilterTargets($project: String!) {
+  departments(project_id: $project) {
+    _id
+    name
+  }
+  teammates(project_id: $project) {
+    _id
+    role
+    id_user {
+      _id
+      fullName
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFilterTargetsQuery, ConsoleFilterTargetsQueryVariables>;
+export const ConsoleSignOutDocument = new TypedDocumentString(`
+    mutation ConsoleSignOut {
+  signOut {
+    success
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSignOutMutation, ConsoleSignOutMutationVariables>;
 export const FileLimitsDocument = new TypedDocumentString(`
     query FileLimits {
   fileLimits {
@@ -1438,6 +1660,63 @@ export const FileLimitsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FileLimitsQuery, FileLimitsQueryVariables>;
+export const KbAnswerStreamDocument = new TypedDocumentString(`
+    subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {
+  kbAnswerStream(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    top_k: $topK
+    temperature: $temperature
+  ) {
+    delta
+    done
+    result {
+      success
+      answer
+      id
+      ids
+      sources
+      error_message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<KbAnswerStreamSubscription, KbAnswerStreamSubscriptionVariables>;
+export const KbAnswerDraftsDocument = new TypedDocumentString(`
+    subscription KbAnswerDrafts($project: String!, $request: String!) {
+  kbAnswerDrafts(project_id: $project, request_id: $request) {
+    draft_id
+    sender
+    text
+    done
+  }
+}
+    `) as unknown as TypedDocumentString<KbAnswerDraftsSubscription, KbAnswerDraftsSubscriptionVariables>;
+export const KbFeedbackDocument = new TypedDocumentString(`
+    mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {
+  kbFeedback(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    id: $id
+    helpful: $helpful
+  ) {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<KbFeedbackMutation, KbFeedbackMutationVariables>;
+export const KbRateAnswerDocument = new TypedDocumentString(`
+    mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {
+  kbRateAnswer(
+    project_id: $project
+    request_id: $request
+    message_id: $message
+    helpful: $helpful
+  ) {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<KbRateAnswerMutation, KbRateAnswerMutationVariables>;
 export const AcknowledgeMessageDocument = new TypedDocumentString(`
     mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {
   acknowledgeMessage(
@@ -1506,13 +1785,14 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
 export const WidgetSendDocument = new TypedDocumentString(`
-    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
     sourcePage: $sourcePage
+    userAgent: $userAgent
     type: $type
     metadata: $metadata
   ) {
