@@ -2,6 +2,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useInputGuard } from './graphql/input-guard.js';
 import { useIntrospectionPolicy } from './graphql/introspection.js';
+import { useOperationLimits } from './graphql/operation-limits.js';
 import { useReleaseOperationCaches } from './graphql/release.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -18,12 +19,14 @@ import { claimedBy, claiming } from './http/claims.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
 import { clientAddress, contextAddress, contextIp, trustProxies, useClientAddress } from './http/client-address.js';
-import { rateLimitGate } from './http/rate-limit.js';
+import { apiBudget, rateLimitGate, type ApiBudget } from './http/rate-limit.js';
 import { idempotencyLane } from './http/idempotency.js';
 import { IdempotencyKeys } from './infra/idempotency.js';
 import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
 import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
+import { setsDeviceCookie } from './modules/auth/device-cookie.js';
+import { useResponseCookies } from './http/response-cookies.js';
 import { useKbUpload } from './modules/kb/upload.js';
 import { useBotImportUpload } from './modules/bots/upload.js';
 import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
@@ -45,6 +48,8 @@ export interface App {
   infra: Infrastructure;
   /** Shutdown state: once draining, /ready answers 503 and answers close their connections. */
   lifecycle: Lifecycle;
+  /** The rate limit every request and websocket operation is charged to. */
+  budget: ApiBudget;
 }
 
 /** Refuses bodies over the limit before anything reads them. */
@@ -110,13 +115,14 @@ export function buildApp(infra: Infrastructure): App {
     useBodyLimit(config.bodyLimitBytes),
     useHealth(nodeState),
     EnvelopArmorPlugin({
-      // Introspection counts too: GraphiQL's own query needs about 13 levels.
-      maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: false },
+      // Depth and cost are operation-limits.ts's: introspection does not count there.
+      maxDepth: { enabled: false },
+      costLimit: { enabled: false },
       maxAliases: { n: config.graphql.maxAliases },
-      costLimit: { maxCost: config.graphql.maxCost },
       maxTokens: { n: 2000 },
       blockFieldSuggestion: { enabled: config.env === 'production' },
     }),
+    useOperationLimits(config.graphql),
     useInputGuard(),
     useIntrospectionPolicy(config.graphql.introspection),
     useCompiledQueries(),
@@ -127,6 +133,7 @@ export function buildApp(infra: Infrastructure): App {
     claiming(useRequestArrayBodies(), takesArrayBody),
     rest.plugin,
     claiming(useHookSecretHeader(), createsSubscription),
+    claiming(useResponseCookies(), setsDeviceCookie),
   ];
   // The requests some plugin above serves or rewrites itself: the REST lane leaves them to yoga.
   const claimedElsewhere = claimedBy(plugins);
@@ -164,12 +171,12 @@ export function buildApp(infra: Infrastructure): App {
     graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
     chunkedBodyLane({ yoga, bodyLimitBytes: config.bodyLimitBytes }),
   ];
-  const gate = rateLimitGate({
+  const budget = apiBudget({
     limits: config.rateLimit,
     limiters: infra.limiters,
     isVouched: (credential) => services.auth.isVouched(credential),
-    graphqlEndpoint: '/graphql',
   });
+  const gate = rateLimitGate(budget, '/graphql');
   // POSTs with an Idempotency-Key run through the lanes once, then answer again from the database.
   const keyed = idempotencyLane({
     lanes,
@@ -198,5 +205,5 @@ export function buildApp(infra: Infrastructure): App {
           trustProxies(req, trustProxy);
           answer(req, res);
         };
-  return { yoga, listener, services, infra, lifecycle };
+  return { yoga, listener, services, infra, lifecycle, budget };
 }

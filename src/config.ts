@@ -29,12 +29,17 @@ const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().default('sp'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]?$/, 'must be a duration such as 3600, 30m, 12h or 7d').default('7d'),
   BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  // Operations (subscriptions, and queries and mutations still running) open at once on one
+  // websocket, and over all the websockets of one token on this node.
+  WS_MAX_OPERATIONS_PER_SOCKET: z.coerce.number().int().positive().default(100),
+  WS_MAX_OPERATIONS_PER_TOKEN: z.coerce.number().int().positive().default(500),
   // How far back (in events of the project) a subscription may resume with `after`.
   REALTIME_REPLAY_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
   PRESENCE_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
@@ -62,6 +67,8 @@ const envSchema = z.object({
     .regex(/^\s*\d+(ms|s|m|h|d)?\s*(,\s*\d+(ms|s|m|h|d)?\s*)*$/, 'must be a comma list of durations such as 5s,30s,2m,1h')
     .default('5s,30s,2m,10m,30m,1h,2h,4h,8h,12h,12h'),
   WEBHOOK_DISABLE_AFTER: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 12h or 3d').default('3d'),
+  // The longest a target's Retry-After (on 429 and 503) may delay a delivery's next attempt.
+  WEBHOOK_MAX_RETRY_AFTER: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
   WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
@@ -171,12 +178,16 @@ export interface Config {
   redisPrefix: string;
   /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
   redisCommandTimeoutMs: number;
+  /** /ready answers 503 when the database or Redis does not answer within this long. */
+  readyTimeoutMs: number;
   jwtSecret: string;
   jwtExpiresInSeconds: number;
   bcryptRounds: number;
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   wsMaxPayloadBytes: number;
+  /** Operations open at once per websocket, and per token over its websockets on this node; more are refused (429). */
+  wsMaxOperations: { perSocket: number; perToken: number };
   /** A subscription's `after` may be at most this many events behind the project's latest. */
   replayMaxEvents: number;
   /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
@@ -210,6 +221,8 @@ export interface Config {
     retryScheduleMs: number[];
     /** A subscription failing for this long is disabled. */
     disableAfterMs: number;
+    /** Bound on the delay a target's Retry-After may ask for (WEBHOOK_MAX_RETRY_AFTER). */
+    maxRetryAfterMs: number;
     /** How often pending events and lost deliveries are looked for. */
     sweepIntervalMs: number;
     /** Deliveries in flight per worker process. */
@@ -337,6 +350,15 @@ export interface HttpSettings {
    */
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * Slow clients (slowloris): a request's headers must arrive within `headersTimeoutMs` and the
+   * whole request, body included, within `requestTimeoutMs`, or the connection is closed (408);
+   * one client address holds at most `maxConnectionsPerAddress` connections at once (0: no cap,
+   * for a node behind a proxy, which holds the connections itself).
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnectionsPerAddress: number;
 }
 
 const origin = /^https?:\/\/[^/\s,*]+$/i;
@@ -398,6 +420,9 @@ const httpEnvSchema = z.object({
   CORS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(7200).default(600),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   TRUST_PROXY: trustProxyValue.default(() => ({ kind: 'none' as const })),
 });
 
@@ -414,6 +439,10 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
     trustProxy: env.TRUST_PROXY,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    // Node requires it to be at least the headers' timeout.
+    requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+    maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
   };
 }
 
@@ -442,12 +471,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    readyTimeoutMs: env.READY_TIMEOUT_MS,
     jwtSecret: overrides.jwtSecret ?? env.JWT_SECRET ?? embeddedJwtSecret(dataDir),
     jwtExpiresInSeconds: durationToSeconds(env.JWT_EXPIRES_IN),
     bcryptRounds: env.BCRYPT_ROUNDS,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     wsMaxPayloadBytes: env.WS_MAX_PAYLOAD_BYTES,
+    wsMaxOperations: { perSocket: env.WS_MAX_OPERATIONS_PER_SOCKET, perToken: env.WS_MAX_OPERATIONS_PER_TOKEN },
     replayMaxEvents: env.REALTIME_REPLAY_MAX_EVENTS,
     presenceTtlMs: Math.max(300, durationToMs(env.PRESENCE_TTL)),
     graphql: {
@@ -482,6 +513,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE.split(',').map(durationToMs),
       disableAfterMs: durationToMs(env.WEBHOOK_DISABLE_AFTER),
+      maxRetryAfterMs: durationToMs(env.WEBHOOK_MAX_RETRY_AFTER),
       sweepIntervalMs: Math.max(50, durationToMs(env.WEBHOOK_SWEEP_INTERVAL)),
       concurrency: env.WEBHOOK_CONCURRENCY,
       workerLockMs: env.WEBHOOK_WORKER_LOCK_MS,

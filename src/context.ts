@@ -19,8 +19,12 @@ export interface Context {
   clientAddress: string | null;
   /** The authenticated caller, or null without credentials; invalid credentials throw 401. */
   principal(): Promise<Principal | null>;
-  /** The caller's active membership in a project, or null. */
-  teammate(projectId: string): Promise<TeammateRecord | null>;
+  /**
+   * The caller's active membership in a project, or null. A member of a deleted project gets 404
+   * and of a disabled one 403 (projects.assertOpen); `ownerCall` lets its owner through (reading
+   * it, enabling it again).
+   */
+  teammate(projectId: string, options?: { ownerCall?: boolean }): Promise<TeammateRecord | null>;
   hasRole(projectId: string, min: Role): Promise<boolean>;
   /** Throws 401 without an identity and 403 without the role; returns the caller's membership. */
   requireRole(projectId: string, min: Role): Promise<TeammateRecord>;
@@ -38,12 +42,19 @@ export function buildContext(services: ContextServices, request: Request, client
       principal ??= services.auth.authenticate(request.headers.get('authorization'), clientIp);
       return principal;
     },
-    teammate(projectId) {
-      let membership = memberships.get(projectId);
+    teammate(projectId, options = {}) {
+      const key = options.ownerCall ? `${projectId}\0owner` : projectId;
+      let membership = memberships.get(key);
       if (!membership) {
         // A bot is no teammate: it holds no role anywhere.
-        membership = ctx.principal().then((p) => (p && !p.bot ? services.teammates.membership(projectId, p) : null));
-        memberships.set(projectId, membership);
+        membership = ctx
+          .principal()
+          .then((p) => (p && !p.bot ? services.teammates.membership(projectId, p) : null))
+          .then(async (m) => {
+            if (m) await services.projects.assertOpen(projectId, !!options.ownerCall && m.role === 'owner');
+            return m;
+          });
+        memberships.set(key, membership);
       }
       return membership;
     },

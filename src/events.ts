@@ -30,6 +30,8 @@ interface DomainEventDefinition {
 
 export const domainEvents = {
   'project.update': { payload: changed },
+  /** The owner deleted the project: it answers 404 from now on and a job removes its data. */
+  'project.delete': { payload: none },
   'project_user.invite': { payload: z.looseObject({ pending: z.boolean().optional() }), webhook: true },
   'project_user.update': { payload: changed, webhook: true },
   'project_user.delete': { payload: none, webhook: true },

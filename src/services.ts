@@ -3,6 +3,7 @@ import type { Context } from './context.js';
 import type { Infrastructure } from './infra/index.js';
 import { AuthService } from './modules/auth/service.js';
 import { ProjectService } from './modules/projects/service.js';
+import { ProjectPurge, purgeProjectJob } from './modules/projects/purge.js';
 import { TeammateService } from './modules/teammates/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { KbService } from './modules/kb/service.js';
@@ -44,6 +45,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const segments = new SegmentService(db, infra.eventLog);
   const teammates = new TeammateService(db, infra.eventLog, infra.config.authCacheMs);
   const projects = new ProjectService(db, infra.eventLog, infra.config.projectCacheMs);
+  const projectPurge = new ProjectPurge(db, infra.files, infra.logger);
+  projects.onDeleted = (projectId) => infra.queue.enqueue(purgeProjectJob, { projectId }, { jobId: `purge-${projectId}` });
   // The conversation services (requests, messages, routing, presence) depend on one another.
   const routing = new RoutingService(db, projects);
   const requests = new RequestService(db, infra.eventLog, routing, infra.queue);
@@ -57,14 +60,19 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const apiKeys = new ApiKeyService(db, infra.eventLog, infra.config, infra.limiters);
   teammates.invitations.onInvited = (invitation, secret) => email.invitations.send(invitation, secret);
   const kb = new KbService(infra);
+  const presence = new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs);
+  // Whoever joins a project while connected is online there at once.
+  projects.onJoined = (userId) => presence.joined(userId);
+  teammates.invitations.onJoined = (userId) => presence.joined(userId);
   const services = {
     infra,
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
     email,
     apiKeys,
     projects,
+    projectPurge,
     teammates,
-    webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records),
+    webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters),
     kb,
     labels: new LabelService(db, infra.eventLog),
     customEvents: new CustomEventService(db, infra.eventLog),
@@ -78,12 +86,13 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),
     ...conversations,
+    presence,
     seen,
     search: new SearchService(db),
-    presence: new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs),
     analytics: new AnalyticsService(db),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
   };
+  services.auth.projects = projects;
   return services;
 }
 

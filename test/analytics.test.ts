@@ -23,9 +23,12 @@ beforeAll(async () => {
   const closedLong = await openRequest(t, p, { text: 'e' });
   await onlyAvailable(t, p, []);
   await openRequest(t, p, { text: 'waiting' }); // UNSERVED
-  // SERVED by a bot (one that never answers, so the message counts stay exact).
+  // SERVED by a bot (one that never answers: its intents are gone, so the message counts stay exact).
   const botServed = await openRequest(t, p, { text: 'bot' });
   const silent = await t.post(`/v3/${p.projectId}/bots`, { token: p.admin.token, body: { name: 'Silent', template: 'blank' } });
+  const intents = await t.get(`/v3/${p.projectId}/faq?id_faq_kb=${silent.body._id}`, { token: p.admin.token });
+  expect(intents.body.length).toBeGreaterThan(0);
+  for (const intent of intents.body) await t.delete(`/v3/${p.projectId}/faq/${intent._id}`, { token: p.admin.token });
   await t.put(`/v3/${p.projectId}/requests/${botServed}/participants`, { token: p.owner.token, body: [`bot_${silent.body._id}`] });
   const old = await openRequest(t, p, { text: 'old' });
 

@@ -41,7 +41,7 @@ async function newcomer(page: Page, project: string) {
   await page.keyboard.press('Enter');
   await page.getByLabel('New project name').fill(project);
   await page.getByRole('button', { name: 'Create project' }).click();
-  await page.getByRole('tab', { name: 'Unserved' }).waitFor();
+  await page.getByRole('tab', { name: /^Mine/ }).waitFor();
 }
 
 describe('agent console screens', () => {
@@ -49,7 +49,7 @@ describe('agent console screens', () => {
     const { page, blocked } = await newPage({ width: 1200, height: 800 });
     await newcomer(page, 'Newco');
     await expect.poll(() => page.getByTestId('inbox').innerText()).toContain('No conversations here.');
-    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
 
     await page.getByRole('tab', { name: 'Bots' }).click();
     await page.getByRole('form', { name: 'Create bot' }).getByLabel('Name').fill('Ada');
@@ -77,7 +77,7 @@ describe('agent console screens', () => {
     await page.getByRole('tab', { name: 'Team' }).click();
     await page.getByRole('form', { name: 'Invite' }).getByLabel('E-mail').fill('teammate@example.test');
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
-    await page.getByText('teammate@example.test · agent').waitFor();
+    await page.getByTestId('invitations').getByText('teammate@example.test · agent').waitFor();
     await page.screenshot({ path: `${artifacts}console-team.png`, fullPage: true });
     expect(blocked).toEqual([]);
     await page.close();
@@ -95,7 +95,7 @@ describe('agent console screens', () => {
     await visitor.page.getByTestId('widget-message').waitFor();
     await visitor.page.screenshot({ path: `${artifacts}widget-phone.png` });
 
-    await page.getByRole('tab', { name: 'All open' }).click();
+    await page.getByRole('tab', { name: /^All open/ }).click();
     await page.getByTestId('inbox').getByText('Hi from my phone').click();
     await page.getByTestId('message').first().waitFor();
     // On a phone the conversation replaces the inbox, with a way back.

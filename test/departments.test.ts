@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { defaultOfflineMessage, defaultOnlineMessage } from '../src/modules/departments/service.js';
 
 let t: TestApp;
 let p: SeededProject;
@@ -64,8 +65,9 @@ describe('POST /departments', () => {
       groups: [],
       id_group: null,
       id_bot: null,
-      online_msg: null,
-      offline_msg: null,
+      // The documented defaults (README, Departments): the spec shows strings.
+      online_msg: defaultOnlineMessage,
+      offline_msg: defaultOfflineMessage,
       id_project: p.projectId,
       createdBy: p.admin.userId,
       __v: 0,
@@ -196,7 +198,7 @@ describe('PUT and PATCH /departments/:id', () => {
     const created = await createDepartment({ routing: 'assigned', online_msg: 'Hello', attributes: { a: 1 } });
     const res = await t.put(path(`/${created._id}`), { token: p.owner.token, body: { name: 'Renamed' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Renamed', routing: 'pooled', online_msg: null, attributes: {}, __v: 1 });
+    expect(res.body).toMatchObject({ name: 'Renamed', routing: 'pooled', online_msg: defaultOnlineMessage, attributes: {}, __v: 1 });
     expect(await eventNames(created._id)).toEqual(['department.create', 'department.update']);
   });
 
@@ -225,7 +227,7 @@ describe('PUT and PATCH /departments/:id', () => {
     const created = await createDepartment({ id_group: groupId, online_msg: 'Hello' });
     const res = await t.patch(path(`/${created._id}`), { token: p.owner.token, body: { id_group: '', online_msg: '' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id_group: null, online_msg: null });
+    expect(res.body).toMatchObject({ id_group: null, online_msg: defaultOnlineMessage });
   });
 
   it('PATCH validates the shares like POST', async () => {
@@ -310,7 +312,7 @@ describe('GraphQL', () => {
       { ...vars, id },
       token,
     );
-    expect(patched.body.data.updateDepartment).toMatchObject({ routing: 'assigned', online_msg: null, name: 'Ops' });
+    expect(patched.body.data.updateDepartment).toMatchObject({ routing: 'assigned', online_msg: defaultOnlineMessage, name: 'Ops' });
 
     const replaced = await t.gql(
       `mutation($project_id: String!, $id: String!) { replaceDepartment(project_id: $project_id, id: $id, name: "Ops 2") { ${fields} } }`,

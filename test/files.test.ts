@@ -48,6 +48,17 @@ async function download(path: string, token: string, app = t) {
 }
 const q = (storagePath: string) => encodeURIComponent(storagePath);
 
+describe('GET /v3/files/limits', () => {
+  it('tells anyone the upload limits, over REST and GraphQL alike', async () => {
+    const rest = await t.get('/v3/files/limits');
+    expect(rest.status).toBe(200);
+    expect(rest.body.maxBytes).toBe(maxBytes);
+    expect(rest.body.allowedTypes).toContain('application/pdf');
+    const gql = await t.gql('{ fileLimits { maxBytes allowedTypes maxPixels } }');
+    expect(gql.body.data.fileLimits).toEqual(rest.body);
+  });
+});
+
 describe('POST /v3/files/users', () => {
   it('stores a PDF under the caller\'s folder and answers with its storage path', async () => {
     const res = await upload('/v3/files/users', pdf, 'Quarterly report.pdf', p.agent.token);

@@ -63,4 +63,20 @@ describe('GraphiQL at /graphql', () => {
     expect(blocked).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('shows the schema in its documentation explorer (the standard introspection query passes the limits)', async () => {
+    const page = await browser.newPage();
+    const { blocked } = await blockExternal(page);
+    await page.goto(`${t.baseUrl}/graphql`, { waitUntil: 'load' });
+    await page.locator('.graphiql-sidebar button[aria-label="Show Documentation Explorer"]').click();
+    const explorer = page.locator('.graphiql-doc-explorer');
+    await explorer.locator('.graphiql-doc-explorer-root-type', { hasText: 'Query' }).first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => explorer.innerText()).toContain('subscription: Subscription');
+    expect(await explorer.innerText()).not.toContain('Error fetching schema');
+    // Into the schema: the root type lists its fields.
+    await explorer.getByText('Query', { exact: true }).first().click();
+    await expect.poll(() => explorer.innerText(), { timeout: 10_000 }).toContain('requests');
+    expect(blocked).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -35,6 +35,36 @@ describe('deeply nested JSON', () => {
     expect(JSON.stringify(res.body)).toMatch(/nest/i);
   });
 
+  /** `createTag` with `attributes` written in the document: an object literal nested `depth` levels, or the same as a variable. */
+  const literalTag = (tag: string, attributes: string) =>
+    t.post('/graphql', { token: p.agent.token, body: { query: `mutation { createTag(project_id: "${p.projectId}", tag: "${tag}", attributes: ${attributes}) { _id } }` } });
+  const literal = (depth: number) => '{a: '.repeat(depth) + '1' + '}'.repeat(depth);
+
+  it('meets an object literal in the document with the same depth limit as a variable: 64 levels taken, 65 refused naming the argument', async () => {
+    const asVariable = await t.post('/graphql', {
+      token: p.agent.token,
+      body: `{"query":"mutation($p: String!, $a: JSON) { createTag(project_id: $p, tag: \"as variable\", attributes: $a) { _id } }","variables":{"p":"${p.projectId}","a":${nested(65)}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(asVariable.status).toBe(400);
+    expect((await literalTag('deep literal 64', literal(64))).status).toBe(200);
+    const refused = await literalTag('deep literal 65', literal(65));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^attributes: must not nest/), extensions: { code: 'BAD_USER_INPUT', field: 'attributes' } });
+    expect(await t.infra.database.prisma.tag.count({ where: { tag: 'deep literal 65' } })).toBe(0);
+  });
+
+  it('refuses a list literal nested 490 levels, and a document nested thousands deep, with a 400, never an unexpected error', async () => {
+    const lists = await literalTag('deep list', '['.repeat(490) + '1' + ']'.repeat(490));
+    expect(lists.status).toBe(400);
+    expect(lists.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    for (const depth of [2_000, 5_000, 50_000]) {
+      const res = await literalTag('very deep', '['.repeat(depth) + ']'.repeat(depth));
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^query: must not nest brackets/), extensions: { code: 'BAD_USER_INPUT' } });
+    }
+  });
+
   it('still takes JSON nested as deep as real payloads are', async () => {
     const res = await t.post(`/v3/${p.projectId}/tags`, {
       token: p.agent.token,

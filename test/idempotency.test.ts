@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyDigest, idempotencyLane } from '../src/http/idempotency.js';
 import { createListener, type Lane } from '../src/http/listener.js';
 import { IdempotencyKeys } from '../src/infra/idempotency.js';
+import pg from 'pg';
+import { productionMode } from './helpers/environment.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { newRequestId } from './helpers/conversations.js';
 
@@ -116,20 +118,27 @@ describe('a used key for another request', () => {
     expect(await db().tag.count({ where: { tag: 'on another path' } })).toBe(0);
   });
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it.skipIf(!productionMode)('answers 409 while the first request with the key has not committed (on another node)', async () => {
     const key = newKey();
     const body = { text: 'in flight' };
     const path = `/v3/${p.projectId}/requests/${requestId}/messages`;
-    // Claimed as the first request does on arrival, as if it ran on another node and has not answered yet.
-    const keys = new IdempotencyKeys(db(), t.infra.logger);
-    await keys.claim(
-      { caller: p.admin.userId, projectId: p.projectId, key },
-      { request: `POST ${path}`, bodyHash: bodyDigest('application/json', Buffer.from(JSON.stringify(body))) },
-    );
-    const retry = await t.post(path, { token: p.admin.token, headers: { 'idempotency-key': key }, body });
-    expect(retry.status).toBe(409);
-    expect(retry.body).toMatchObject({ code: 'CONFLICT', field: 'Idempotency-Key' });
-    expect(await messagesWith('in flight')).toBe(0);
+    // Claimed as the first request does on arrival, in its transaction, as if it ran on another node and had not answered yet.
+    const other = new pg.Client({ connectionString: t.infra.config.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO "IdempotencyKey" ("id", "key", "caller", "id_project", "request", "bodyHash", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, now())`,
+        [`claim-${key}`, key, p.admin.userId, p.projectId, `POST ${path}`, bodyDigest('application/json', Buffer.from(JSON.stringify(body)))],
+      );
+      const retry = await t.post(path, { token: p.admin.token, headers: { 'idempotency-key': key }, body });
+      expect(retry.status).toBe(409);
+      expect(retry.body).toMatchObject({ code: 'CONFLICT', field: 'Idempotency-Key' });
+      expect(await messagesWith('in flight')).toBe(0);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
   });
 
   it('writes once when the same request is sent many times at once: each answer is the first one or 409', async () => {

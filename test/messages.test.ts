@@ -84,6 +84,16 @@ describe('POST /v3/:project_id/requests/:request_id/messages', () => {
     expect(res.body).toMatchObject({ type: 'image', metadata });
   });
 
+  it('stores a file message (an attachment that is not an image) with its metadata, and requires its src', async () => {
+    const metadata = { src: 'https://cdn.example/invoice.pdf', name: 'invoice.pdf', type: 'application/pdf', size: 1234 };
+    const res = await send(t, p.projectId, p.guest.token, newRequestId(), { type: 'file', text: 'invoice.pdf', metadata });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ type: 'file', metadata });
+    const missing = await send(t, p.projectId, p.guest.token, newRequestId(), { type: 'file', text: 'invoice.pdf', metadata: { name: 'x' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.field).toBe('metadata.src');
+  });
+
   it('answers 400 for an unknown type', async () => {
     const res = await send(t, p.projectId, p.guest.token, newRequestId(), { type: 'video' });
     expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'type' });

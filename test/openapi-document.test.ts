@@ -34,7 +34,7 @@ describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with the JSON scalar and the error body defined', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.components.schemas.JSON).toBeDefined();
-    expect(document.components.schemas.Error.required).toEqual(['success', 'code', 'message']);
+    expect(document.components.schemas.Error.required).toEqual(['success', 'code', 'message', 'request_id']);
     const refs = [...text.matchAll(/"\$ref": "#\/components\/(\w+)\/(\w+)"/g)];
     for (const [, kind, name] of refs) expect(document.components[kind]?.[name], `${kind}/${name}`).toBeDefined();
   });
@@ -82,15 +82,36 @@ describe('the OpenAPI document', () => {
     expect(department.properties.createdAt).toEqual({ type: 'string', format: 'date-time' });
   });
 
-  it('takes project_id from the path only, and never repeats a body field as a query parameter', () => {
+  // The spec sends these in the query string of a POST; the server reads them there or in the body.
+  const specQuery: Record<string, string[]> = {
+    'post /{project_id}/bots/fork/{id}': ['projectid', 'public'],
+    'put /{project_id}/bots/fork/{id}': ['projectid', 'public'],
+    'post /{project_id}/faq_kb/fork/{id}': ['projectid', 'public'],
+    'put /{project_id}/faq_kb/fork/{id}': ['projectid', 'public'],
+    'post /{project_id}/bots/importjson/{id}': ['create', 'overwrite', 'replace'],
+    'post /{project_id}/faq_kb/importjson/{id}': ['create', 'overwrite', 'replace'],
+    'post /{project_id}/kb/multi': ['namespace'],
+  };
+
+  it('takes project_id from the path only, and repeats a body field as a query parameter only where the spec sends it so', () => {
     for (const { path, method, operation } of operations) {
       const body = operation.requestBody?.content?.['application/json']?.schema;
       const bodyFields = Object.keys(body?.properties ?? body?.anyOf?.[0]?.properties ?? {});
       if (path.includes('{project_id}')) expect(bodyFields, `${method} ${path}`).not.toContain('project_id');
       const query = (operation.parameters ?? []).filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
-      expect(query.filter((name: string) => bodyFields.includes(name)), `${method} ${path}`).toEqual([]);
-      if (body) expect(query, `${method} ${path}`).toEqual([]);
+      const expected = specQuery[`${method} ${path}`] ?? [];
+      expect(query.filter((name: string) => bodyFields.includes(name)).sort(), `${method} ${path}`).toEqual(expected);
+      if (body) expect(query.sort(), `${method} ${path}`).toEqual(expected);
     }
+  });
+
+  it('declares the spec\'s query parameters of fork, importjson and kb/multi with their types, and hasBot as a boolean', () => {
+    const queryOf = (method: string, path: string) =>
+      Object.fromEntries((document.paths[path][method].parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, [p.schema.type].flat()[0]]));
+    expect(queryOf('post', '/{project_id}/bots/fork/{id}')).toEqual({ public: 'boolean', projectid: 'string' });
+    expect(queryOf('post', '/{project_id}/bots/importjson/{id}')).toEqual({ create: 'boolean', replace: 'boolean', overwrite: 'boolean' });
+    expect(queryOf('post', '/{project_id}/kb/multi')).toEqual({ namespace: 'string' });
+    expect(queryOf('get', '/{project_id}/requests').hasBot).toBe('boolean');
   });
 
   it('keeps credentials out of the URL: sign-in reads them from the body', () => {

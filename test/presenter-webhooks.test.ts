@@ -137,7 +137,7 @@ describe('every catalogue event', () => {
     const account = await t.newUser('present');
     const teammate = await t.addMember(p.projectId, p.owner.token, account);
     // What a messaging app's websocket does when it opens.
-    await t.services.presence.connected(account.user._id);
+    t.services.presence.connected(account.user._id);
     const payload = await delivered('project_user.presence', teammate._id);
     expect(payload).toEqual(await rest(`/project_users/${teammate._id}`));
     expect(payload.presence.status).toBe('online');

@@ -145,6 +145,43 @@ describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
     expect(served.participants).toEqual([p.agent.userId]);
   });
 
+  it('opens a teammate\'s websocket at once while Redis is down, and shows them online once it is back', async () => {
+    const presence = async () =>
+      (await t.get(`/v3/${p.projectId}/project_users/${p.agent.teammateId}`, { token: p.owner.token })).body.presence?.status ?? 'offline';
+    expect(await presence()).toBe('offline');
+
+    await killRedis(redis);
+    const started = performance.now();
+    const socket = connect(url, p.agent.token);
+    clients.push(socket.client);
+    await socket.ready;
+    expect(performance.now() - started).toBeLessThan(2000);
+    const [me] = await subscribe(socket.client, '{ me { _id } }').take(1);
+    expect(me._id).toBe(p.agent.userId);
+
+    await restoreRedis();
+    await eventually(async () => (await presence()) === 'online', 30_000);
+  });
+
+  it('answers /ready with 503 within its deadline while Redis is busy and does not answer', async () => {
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    // Redis busy with one command for 4 s (as a slow script or a huge KEYS would keep it).
+    const busy = new Redis({ port, host: '127.0.0.1' });
+    await busy.ping();
+    const sleeping = busy.call('DEBUG', 'SLEEP', '4').catch(() => null);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const ready = await timed(() => fetch(`${url}/ready`));
+        expect(ready.reply.status).toBe(503);
+        expect(ready.ms).toBeLessThan(1500);
+      }
+    } finally {
+      await sleeping;
+      busy.disconnect();
+    }
+    await eventually(async () => (await fetch(`${url}/ready`)).status === 200);
+  });
+
   it('answers at once while Redis takes connections but does not answer', async () => {
     const requestId = await openRequest(t, p);
     const live = await watchEvents();

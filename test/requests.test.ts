@@ -330,6 +330,14 @@ describe('rating, notes, tags, chatbot parameters, delete', () => {
     expect(res.body).toMatchObject({ rating: 5, rating_message: 'great' });
   });
 
+  it('accepts any number from 0 to 5, such as 4.5, and keeps it as given', async () => {
+    const requestId = await openRequest(t, p);
+    const res = await t.patch(path(p, requestId, '/rating'), { token: p.guest.token, body: { rating: 4.5 } });
+    expect(res.status).toBe(200);
+    expect(res.body.rating).toBe(4.5);
+    expect((await t.get(path(p, requestId), { token: p.admin.token })).body.rating).toBe(4.5);
+  });
+
   it('answers 400 for a rating outside 0 to 5 or missing', async () => {
     const requestId = await openRequest(t, p);
     expect((await t.patch(path(p, requestId, '/rating'), { token: p.guest.token, body: { rate: 9 } })).status).toBe(400);

@@ -62,6 +62,12 @@ describe('POST /tags', () => {
     expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'color' });
   });
 
+  it('answers 400 naming a name of the wrong type, with the request_id of the call like every error body', async () => {
+    const res = await t.post(path(), { token: p.agent.token, body: { tag: 5 } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, code: 'BAD_USER_INPUT', field: 'tag', message: 'tag: must be a string', request_id: res.headers.get('x-request-id') });
+  });
+
   it('answers 400 naming a missing name', async () => {
     const res = await t.post(path(), { token: p.agent.token, body: { color: '#fff' } });
     expect(res.status).toBe(400);

@@ -87,6 +87,45 @@ describe('the owner of an account is not locked out', () => {
     expect((await signin(22, email, password)).status).toBe(200);
   });
 
+  /** The `sp_device=...` pair of a sign-in answer's Set-Cookie, as a browser sends it back. */
+  const deviceCookieOf = (res: { headers: Headers }) => /(sp_device=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+
+  it('gives a browser that signed in a signed device cookie, HttpOnly and SameSite=Strict, over REST and GraphQL', async () => {
+    const { email, password } = await t.newUser('cookie');
+    const rest = await signin(27, email, password);
+    expect(rest.headers.get('set-cookie')).toMatch(/^sp_device=[\w-]+\.[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict/);
+    const graphql = await at(27).post('/graphql', { body: { query: `mutation { signin(email: "${email}", password: "${password}") { token } }` } });
+    expect(graphql.body.data.signin.token).toMatch(/^JWT /);
+    expect(deviceCookieOf(graphql)).toBeDefined();
+    expect((await signin(27, email, 'wrong')).headers.get('set-cookie')).toBeNull();
+  });
+
+  it('signs the owner in from a browser that signed in before while strangers at the same address locked the account there', async () => {
+    const { email, password } = await t.newUser('office');
+    const first = await signin(28, email, password);
+    const cookie = deviceCookieOf(first)!;
+    // Strangers behind the same address (an office, a carrier's NAT) guess the password.
+    for (let i = 0; i < 5; i++) await signin(28, email, 'guess');
+    expect((await signin(28, email, password)).status).toBe(429);
+    const owner = await at(28).post('/v3/auth/signin', { body: { email, password }, headers: { cookie } });
+    expect(owner.status).toBe(200);
+    // A cookie for another account, or one forged, trusts nothing.
+    const other = await t.newUser('colleague');
+    const borrowed = await at(28).post('/v3/auth/signin', { body: { email: other.email, password: 'guess' }, headers: { cookie } });
+    expect(borrowed.status).toBe(401);
+    const forged = await at(28).post('/v3/auth/signin', { body: { email, password }, headers: { cookie: cookie.replace(/\.[\w-]+$/, '.forged') } });
+    expect(forged.status).toBe(429);
+  });
+
+  it('locks a trusted browser after its own failures, and only it', async () => {
+    const { email, password } = await t.newUser('forgetful');
+    const cookie = deviceCookieOf(await signin(29, email, password))!;
+    const fromBrowser = (pass: string) => at(29).post('/v3/auth/signin', { body: { email, password: pass }, headers: { cookie } });
+    for (let i = 0; i < 3; i++) expect((await fromBrowser('guess')).status).toBe(401);
+    expect((await fromBrowser(password)).status).toBe(429);
+    expect((await signin(29, email, password)).status).toBe(200);
+  });
+
   it('signs in at an address used before when failures from everywhere spent the account\'s budget', async () => {
     const { email, password } = await t.newUser('targeted');
     expect((await signin(23, email, password)).status).toBe(200);

@@ -1,5 +1,7 @@
 import type { DomainEventInput, DomainEventName } from '../src/events.js';
 import { Webhook } from 'standardwebhooks';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../src/infra/database.js';
 import { RetryJobError } from '../src/infra/job-queue.js';
@@ -406,7 +408,17 @@ describe('delivery', () => {
       ],
     ];
 
-    it.each(cases)('%s', async (name, produce) => {
+    /** The catalogue's schemas (GET /v3/webhooks/events), compiled once. */
+    let validators: Map<string, ReturnType<Ajv2020['compile']>>;
+    beforeAll(async () => {
+      const res = await t.get('/v3/webhooks/events', { token: seeded.agent.token });
+      expect(res.status).toBe(200);
+      const ajv = new Ajv2020({ allErrors: true, strict: false });
+      addFormats.default(ajv);
+      validators = new Map(res.body.map((e: { event: string; schema: object }) => [e.event, ajv.compile(e.schema)]));
+    });
+
+    it.each(cases)('%s, valid against the catalogue\'s JSON Schema', async (name, produce) => {
       const projectId = await project();
       const r = await receiver();
       const sub = await subscribe(projectId, name, r.url);
@@ -416,6 +428,11 @@ describe('delivery', () => {
       expect(got.json.hook).toMatchObject({ _id: sub._id, event: name });
       if (!got.json.payload.deleted) expect(typeof got.json.payload.__v).toBe('number');
       check(got.json.payload);
+      const validate = validators.get(name.startsWith('event.emit.') ? 'event.emit' : name)!;
+      expect(validate(got.json) ? [] : validate.errors).toEqual([]);
+      // The schema says something: a record with an id of the wrong type, or a key it does not name, fails.
+      expect(validate({ ...got.json, payload: { ...got.json.payload, _id: 5 } })).toBe(false);
+      expect(validate({ ...got.json, hook: { ...got.json.hook, secret: 'x' } })).toBe(false);
     });
   });
 
@@ -511,6 +528,30 @@ describe('delivery', () => {
     expect((early as RetryJobError).delayMs).toBeGreaterThan(3_590_000);
     expect(r.received).toHaveLength(0);
     expect((await deliveries(projectId, sub._id)).deliveries[0].attempts).toHaveLength(1);
+  });
+
+  it('keeps a success recorded when a slower copy of the same attempt times out after it', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    r.respond((_req, i) => (i === 0 ? 'hang' : { status: 200 }));
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    const db = t.services.infra.database.prisma;
+    const eventId = `event-${crypto.randomUUID()}`;
+    await db.webhookPayload.create({ data: { eventId, id_project: projectId, name: 'lead.create', payload: { _id: 'lead-1' }, occurredAt: new Date() } });
+    const delivery = await db.webhookDelivery.create({ data: { id_project: projectId, subscriptionId: sub._id, eventId, event: 'lead.create', attempts: [], nextAttemptAt: new Date() } });
+    // Two copies of the delivery's job at once (a starting worker's sweep beside a first attempt
+    // still in flight): the first copy's request hangs until its timeout, the second is answered 200.
+    const slow = t.services.webhooks.sender.deliver({ deliveryId: delivery.id }).catch((error: unknown) => error);
+    await r.waitFor(1);
+    await t.services.webhooks.sender.deliver({ deliveryId: delivery.id });
+    expect(await slow).toBeInstanceOf(RetryJobError);
+    const [logged] = (await deliveries(projectId, sub._id)).deliveries;
+    expect(logged.status).toBe('succeeded');
+    expect(logged.nextAttemptAt).toBeNull();
+    expect(logged.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 200], [1, null]]);
+    // The retry the slow copy asked for finds the delivery settled and sends nothing.
+    await t.services.webhooks.sender.deliver({ deliveryId: delivery.id });
+    expect(r.received).toHaveLength(2);
   });
 
   it('retries after a timeout', async () => {
@@ -617,7 +658,10 @@ describe('delivery', () => {
     const res = await t.post(`/v3/${projectId}/subscriptions/${sub._id}/deliveries/${first._id}/redeliver`, { token: seeded.owner.token });
     expect(res.status).toBe(200);
     expect(res.body._id).toBe(first._id);
-    await r.waitFor(2);
+    // Answered once the attempt is made: its outcome is the last attempt.
+    expect(r.received).toHaveLength(2);
+    expect(res.body.attempts).toHaveLength(2);
+    expect(res.body.attempts[1]).toMatchObject({ redelivery: true, attempt: null, statusCode: 200, error: null });
     expect(r.received[1].headers['webhook-id']).toBe(first._id);
     expect(r.received[1].json.payload).toEqual(r.received[0].json.payload);
     expect(verify(sub.signingSecret, r.received[1] as never)).toBeTruthy();
@@ -627,6 +671,45 @@ describe('delivery', () => {
       return page.deliveries[0].attempts.length === 2 && page;
     });
     expect(log.deliveries[0].attempts[1]).toMatchObject({ redelivery: true, attempt: null, statusCode: 200 });
+  });
+
+  it('answers a failed redelivery with the attempt\'s status, reason and time', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const first = await eventually(async () => {
+      const page = await deliveries(projectId, sub._id);
+      return page.deliveries[0]?.status === 'succeeded' && page.deliveries[0];
+    });
+    r.respond(() => ({ status: 503, body: 'down for maintenance' }));
+    const before = Date.now();
+    const res = await t.gql(
+      'mutation($p: String!, $s: String!, $d: String!) { redeliverWebhook(project_id: $p, id: $s, delivery_id: $d) { status attempts { at statusCode error response redelivery } } }',
+      { p: projectId, s: sub._id, d: first._id },
+      seeded.owner.token,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const { status, attempts } = res.body.data.redeliverWebhook;
+    // The delivery's status is its latest attempt's.
+    expect(status).toBe('failed');
+    expect(attempts.at(-1)).toMatchObject({ statusCode: 503, error: 'HTTP 503', response: 'down for maintenance', redelivery: true });
+    expect(Date.parse(attempts.at(-1).at)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('answers a redelivery that times out with the timeout as its reason', async () => {
+    const projectId = await project();
+    const r = await receiver();
+    const sub = await subscribe(projectId, 'lead.create', r.url);
+    await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
+    const first = await eventually(async () => {
+      const page = await deliveries(projectId, sub._id);
+      return page.deliveries[0]?.status === 'succeeded' && page.deliveries[0];
+    });
+    r.respond(() => 'hang');
+    const res = await t.post(`/v3/${projectId}/subscriptions/${sub._id}/deliveries/${first._id}/redeliver`, { token: seeded.owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.attempts.at(-1)).toMatchObject({ statusCode: null, error: expect.stringMatching(/^timeout: no complete answer within 300 ms/), redelivery: true, at: expect.any(String) });
   });
 
   it('answers 404 when redelivering a delivery of another subscription', async () => {

@@ -61,8 +61,8 @@ async function openConsole(account: { email: string; password: string }) {
   await page.getByLabel('Password').fill(account.password);
   await page.screenshot({ path: `${artifacts}console-signin.png` });
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: /Live/ }).click();
-  await page.getByRole('tab', { name: 'All open' }).click();
+  await page.getByRole('link', { name: /Live/ }).click();
+  await page.getByRole('tab', { name: /^All open/ }).click();
   return opened;
 }
 
@@ -99,6 +99,7 @@ describe('visitor widget and agent console, live', () => {
     // Closing asks the visitor for a rating.
     await agent.page.getByRole('button', { name: 'Close', exact: true }).click();
     await visitor.page.getByRole('button', { name: '5 out of 5' }).click();
+    await visitor.page.getByRole('button', { name: 'Send rating' }).click();
     await visitor.page.getByText('Thank you for your rating!').waitFor();
     expect([...agent.blocked, ...visitor.blocked]).toEqual([]);
     await agent.page.context().close();

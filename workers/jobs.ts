@@ -5,13 +5,14 @@ import type { Services } from '../src/services.js';
 import { offerWaitingJob } from '../src/modules/requests/jobs.js';
 import { externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
 import { emailJob } from '../src/modules/email/mailer.js';
+import { purgeProjectJob } from '../src/modules/projects/purge.js';
 
 /**
  * The job catalogue: every job type and the processor behind it. Each type (queue name and data
  * schema) is declared by the module that owns the work; processors get their data parsed by the
  * queue and call a service. The server and `workers/index.ts` register the same list.
  */
-export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, externalBotJob, emailJob] as const satisfies readonly JobType[];
+export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, externalBotJob, emailJob, purgeProjectJob] as const satisfies readonly JobType[];
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
@@ -75,4 +76,7 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // E-mail: the send job, and the notifications that follow the event log.
   queue.define(services.email.mailer.jobDefinition());
   queue.runBeside(services.email.notifications.task());
+
+  // The data of deleted projects.
+  queue.define(services.projectPurge.jobDefinition());
 }

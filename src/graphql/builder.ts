@@ -3,7 +3,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PartialResultsPlugin from './partial-results.js';
 import type { Context } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
-import type { Role } from '../modules/teammates/roles.js';
+import { roleAtLeast, type Role } from '../modules/teammates/roles.js';
 
 // Plugins and scopes only; types live in src/modules/*.
 
@@ -12,6 +12,8 @@ export interface ProjectRoleScope {
   min: Role;
   /** Set on the few fields a bot token may use: the request (`request_id`) the bot must take part in. */
   botRequestId?: string;
+  /** The owner passes while the project is disabled (see minRole). */
+  ownerWhileDisabled?: boolean;
 }
 
 const botRefusal = 'a bot token may only post messages, update attributes and hand off in requests the bot takes part in';
@@ -41,16 +43,18 @@ export const builder = new SchemaBuilder<{
         if (principal.bot) throw forbidden(botRefusal);
         return true;
       },
-      projectRole: async ({ projectId, min, botRequestId }) => {
+      projectRole: async ({ projectId, min, botRequestId, ownerWhileDisabled }) => {
         const principal = await ctx.principal();
         if (!principal) throw unauthenticated();
         if (principal.bot) {
           if (botRequestId === undefined || !(await ctx.services.bots.takesPart(principal.bot, projectId, botRequestId))) {
             throw forbidden(botRefusal);
           }
+          await ctx.services.projects.assertOpen(projectId);
           return true;
         }
-        if (!(await ctx.hasRole(projectId, min))) throw forbidden();
+        const teammate = await ctx.teammate(projectId, { ownerCall: ownerWhileDisabled });
+        if (!teammate || !roleAtLeast(teammate.role, min)) throw forbidden();
         return true;
       },
     }),

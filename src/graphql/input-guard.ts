@@ -7,8 +7,11 @@ import { badInput, type AppError } from '../errors.js';
 // - PostgreSQL stores no NUL character (U+0000) in text or JSON: a value holding one would fail
 //   deep in the database with an unexpected error;
 // - JSON nested past `maxInputDepth` levels would overflow the stack of whatever walks it next
-//   (serialisation, the database driver): no real payload nests that deep.
-// Either gets a 400 naming its field.
+//   (serialisation, the database driver): no real payload nests that deep. Object and list
+//   literals written in the document meet the same bound as variables.
+// Either gets a 400 naming its field. And a document whose brackets nest past `maxDocumentNesting`
+// is refused before it is parsed: the parser descends once per level, and a few thousand levels
+// overflow its stack (an unexpected error) before any other limit is reached.
 
 const nul = '\u0000';
 
@@ -44,37 +47,89 @@ function inputProblem(value: unknown, path: string, depth: number): Problem | nu
   return null;
 }
 
-/** Per parsed document (parsed documents are cached, so each is read once): the argument holding a NUL literal. */
-const literalPaths = new WeakMap<DocumentNode, string | null>();
+/** Per parsed document (parsed documents are cached, so each is read once): the first problem of its literals. */
+const literalProblems = new WeakMap<DocumentNode, Problem | null>();
 
-function literalNulPath(document: DocumentNode): string | null {
-  let found = literalPaths.get(document);
+function literalProblem(document: DocumentNode): Problem | null {
+  let found = literalProblems.get(document);
   if (found === undefined) {
-    found = null;
+    let problem: Problem | null = null;
     const args: string[] = [];
+    // Levels of object and list literals around the current node: an argument's value is level 0, as a variable's is.
+    let depth = -1;
+    const nest = {
+      enter() {
+        depth++;
+        if (problem === null && depth >= maxInputDepth) {
+          problem = { field: args[0] ?? 'query', message: `must not nest arrays and objects more than ${maxInputDepth} levels deep` };
+        }
+      },
+      leave: () => void depth--,
+    };
     visit(document, {
       Argument: { enter: (node) => void args.push(node.name.value), leave: () => void args.pop() },
       ObjectField: { enter: (node) => void args.push(node.name.value), leave: () => void args.pop() },
+      [Kind.OBJECT]: nest,
+      [Kind.LIST]: nest,
       [Kind.STRING](node) {
-        if (found === null && node.value.includes(nul)) found = args.join('.') || 'query';
+        if (problem === null && node.value.includes(nul)) problem = { field: args.join('.') || 'query', message: 'must not contain the NUL character (U+0000)' };
       },
     });
-    literalPaths.set(document, found);
+    found = problem;
+    literalProblems.set(document, found);
   }
   return found;
 }
 
 function refusal(document: DocumentNode, variables: unknown): AppError | null {
   // Variables are an object of their own: its level does not count.
-  const problem = inputProblem(variables ?? {}, '', -1);
-  if (problem) return badInput(problem.field || 'body', `${problem.field || 'body'}: ${problem.message}`);
-  const field = literalNulPath(document);
-  return field ? badInput(field, `${field}: must not contain the NUL character (U+0000)`) : null;
+  const problem = inputProblem(variables ?? {}, '', -1) ?? literalProblem(document);
+  return problem ? badInput(problem.field || 'body', `${problem.field || 'body'}: ${problem.message}`) : null;
+}
+
+/**
+ * Brackets (`{`, `[`, `(`) a document may nest: the selection depth limit (GRAPHQL_MAX_DEPTH) and
+ * the input depth limit together stay well within it.
+ */
+export const maxDocumentNesting = 200;
+
+/** How deep the brackets of a GraphQL document nest, outside strings and comments; stops counting past `limit`. */
+export function documentNesting(source: string, limit = maxDocumentNesting): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || c === 0x28) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29) depth--;
+    else if (c === 0x23) {
+      // A comment, to the end of its line.
+      while (i < source.length && source.charCodeAt(i) !== 0x0a && source.charCodeAt(i) !== 0x0d) i++;
+    } else if (c === 0x22) {
+      if (source.startsWith('"""', i)) {
+        const end = source.indexOf('"""', i + 3);
+        i = end < 0 ? source.length : end + 2;
+      } else {
+        for (i++; i < source.length; i++) {
+          const d = source.charCodeAt(i);
+          if (d === 0x5c) i++;
+          else if (d === 0x22 || d === 0x0a) break;
+        }
+      }
+    }
+  }
+  return deepest;
 }
 
 /** NUL characters and runaway nesting in any operation's input: a 400 naming the field. */
 export function useInputGuard(): Plugin {
   return {
+    onParse({ params }) {
+      const source = typeof params.source === 'string' ? params.source : params.source.body;
+      if (documentNesting(source) > maxDocumentNesting) {
+        throw badInput('query', `query: must not nest brackets more than ${maxDocumentNesting} levels deep`);
+      }
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const error = refusal(args.document, args.variableValues);
       if (error) setResultAndStopExecution({ errors: [error] });

@@ -31,6 +31,11 @@ export interface RouteConfig {
   keepsNull?: readonly string[];
   /** Arguments read from the JSON body only, refused in the query string (credentials). */
   bodyOnly?: readonly string[];
+  /**
+   * Arguments of a POST/PUT/PATCH route the spec sends in the query string: SOFA reads them there
+   * as well as in the body, and the OpenAPI document declares both forms.
+   */
+  queryToo?: readonly string[];
 }
 export type RestRoutes = Record<string, RouteConfig>;
 /** More routes for a field of RestRoutes (an older path, another method), served exactly as its route is. */

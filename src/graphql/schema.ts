@@ -25,6 +25,7 @@ import { routes as presenceRoutes } from '../modules/presence/schema.js';
 import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
 import { routes as emailRoutes } from '../modules/email/schema.js';
 import { routes as apiKeyRoutes } from '../modules/api-keys/schema.js';
+import { routes as fileRoutes } from '../modules/files/schema.js';
 import { routes as searchRoutes } from '../modules/search/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
@@ -51,6 +52,7 @@ export const restRoutes = {
   ...analyticsRoutes,
   ...emailRoutes,
   ...apiKeyRoutes,
+  ...fileRoutes,
   ...searchRoutes,
 };
 

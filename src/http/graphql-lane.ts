@@ -2,6 +2,7 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import { processRegularResult } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import type { Yoga } from './yoga.js';
+import { responseCookies } from './response-cookies.js';
 import { tooLargeReply, yogaReply, type Lane } from './listener.js';
 import { jsonContentType, NodeRequestView, readBody, requestUrl, type Reply } from './node-request.js';
 
@@ -118,7 +119,11 @@ export function graphqlLane({ yoga, endpoint, bodyLimitBytes }: GraphqlLaneOptio
         operationName: params.operationName ?? undefined,
       })) as ExecutionResult;
       const answer = processRegularResult(result as never, { Response: CapturedResponse } as never, mediaType) as unknown as CapturedResponse;
-      return { status: answer.init.status ?? 200, headers: { ...answer.init.headers }, body: answer.body ?? '' };
+      const headers: Record<string, string> = { ...answer.init.headers };
+      // A resolver's cookie (the sign-in's device cookie): one per answer.
+      const cookie = responseCookies(view).at(-1);
+      if (cookie) headers['set-cookie'] = cookie;
+      return { status: answer.init.status ?? 200, headers, body: answer.body ?? '' };
     };
   };
 }

@@ -19,6 +19,11 @@ import { readBodyBytes, replyOf, requestUrl, type Reply } from './node-request.j
 // itself, with the body it read to fingerprint them. Requests without the header cost one header
 // lookup. Calls without credentials (sign-up, sign-in: `/v3/auth/...`) have no caller to keep a key
 // for and pass through as if unkeyed.
+//
+// Exactly once across crashes: the key's claim, the request's writes and its kept answer commit in
+// one database transaction (IdempotencyKeys.once), so a process killed at any instant leaves either
+// all of them (a retry gets the answer) or none (a retry runs the request, once). An answer not
+// kept (a 5xx, 408, 425, 429) rolls back what the request wrote.
 
 export const idempotencyHeader = 'idempotency-key';
 
@@ -71,32 +76,26 @@ async function keyed(options: IdempotencyLaneOptions, req: IncomingMessage, res:
 
   const pathname = url.split('?')[0].replace(/\/+$/, '');
   const scope: KeyScope = { caller: caller.userId, projectId: options.rest.match('POST', pathname)?.params.project_id ?? '', key };
-  const claim = await options.keys.claim(scope, { request: `POST ${url}`, bodyHash: bodyDigest(contentType, body) });
-  switch (claim.kind) {
+  const fingerprint = { request: `POST ${url}`, bodyHash: bodyDigest(contentType, body) };
+  // Only final answers are kept; the others roll back whatever the request wrote, and a retry runs it again.
+  const keep = (reply: Reply) => (reply.status < 500 && !notFinal.has(reply.status) ? { status: reply.status, headers: kept(reply.headers), body: reply.body } : null);
+  const outcome = await options.keys.once(scope, fingerprint, () => run(options, req, res, body), keep);
+  switch (outcome.kind) {
+    case 'ran':
+      return outcome.reply;
+    case 'not-kept':
+      return errorReply(new AppError('SERVICE_UNAVAILABLE', 'the request could not be completed and nothing of it was kept; retry it with the same Idempotency-Key'));
     case 'replay':
-      return { status: claim.answer.status, headers: { ...claim.answer.headers, 'idempotent-replayed': 'true' }, body: claim.answer.body };
+      return { status: outcome.answer.status, headers: { ...outcome.answer.headers, 'idempotent-replayed': 'true' }, body: outcome.answer.body };
     case 'in-flight':
       return errorReply(new AppError('CONFLICT', 'Idempotency-Key: a request with this key is still in progress; retry once it has answered', { field: 'Idempotency-Key' }));
     case 'mismatch':
       return errorReply(
-        new AppError('UNPROCESSABLE', `Idempotency-Key: this key was used for a request with another ${claim.differs === 'body' ? 'body' : 'method or path'}; use a new key for a new request`, {
+        new AppError('UNPROCESSABLE', `Idempotency-Key: this key was used for a request with another ${outcome.differs === 'body' ? 'body' : 'method or path'}; use a new key for a new request`, {
           field: 'Idempotency-Key',
         }),
       );
   }
-  let reply: Reply;
-  try {
-    reply = await run(options, req, res, body);
-  } catch (error) {
-    await options.keys.release(claim.id).catch((failure) => options.logger.warn({ err: (failure as Error).message }, 'could not release an idempotency key'));
-    throw error;
-  }
-  const keep = reply.status < 500 && !notFinal.has(reply.status);
-  // The answer goes out whether or not it could be kept: a retry then runs again or finds the key in flight.
-  await (keep ? options.keys.settle(claim.id, { status: reply.status, headers: kept(reply.headers), body: reply.body }) : options.keys.release(claim.id)).catch(
-    (error: unknown) => options.logger.error({ err: (error as Error).message }, 'could not keep an idempotent answer'),
-  );
-  return reply;
 }
 
 /** The header's key: 1 to 255 visible ASCII characters, optionally quoted (as the IETF draft writes it). */

@@ -11,7 +11,8 @@ import { writeReply } from './node-request.js';
 // client address otherwise: calls without credentials, and a credential not yet seen valid, so a
 // made-up token buys no budget of its own. Every answer carries RateLimit-Limit,
 // RateLimit-Remaining and RateLimit-Reset (seconds); a refused request gets 429
-// TOO_MANY_REQUESTS with Retry-After.
+// TOO_MANY_REQUESTS with Retry-After. Websocket operations are charged to the same budget
+// (src/realtime/websocket.ts): a refused one gets an `error` for that operation, with the same code.
 
 /** The rate-limit headers of an answer, lower-case, as a lane's reply carries them. */
 export type RateLimitHeaders = Record<string, string>;
@@ -34,29 +35,52 @@ export interface RateLimitOptions {
 
 const exempt = new Set(['/health', '/ready']);
 
-export function rateLimitGate({ limits, limiters, isVouched, graphqlEndpoint }: RateLimitOptions): RequestGate {
+/** One caller's charge for a request or a websocket operation: its allowance and the limit it is under. */
+export interface Charge extends Allowance {
+  limit: number;
+}
+
+/**
+ * The API's budget: per verified credential, else per client address. One per process, shared by
+ * every transport (HTTP REST, HTTP GraphQL and each websocket operation), so no transport is a way
+ * around it.
+ */
+export interface ApiBudget {
+  /** Charges one request or operation to `authorization`'s credential (when vouched) or to `address`. */
+  take(authorization: string | undefined, address: string): Charge;
+}
+
+export function apiBudget({ limits, limiters, isVouched }: Omit<RateLimitOptions, 'graphqlEndpoint'>): ApiBudget {
   const shared = (name: string, points: number) =>
     limiters.shared ? limiters.counter({ name, points, durationSeconds: limits.windowSeconds }) : null;
   const tokens = new BatchedLimit(limits.requests, limits.windowSeconds, shared('api-token', limits.requests));
   const addresses = new BatchedLimit(limits.anonymousRequests, limits.windowSeconds, shared('api-address', limits.anonymousRequests));
-  const tokenLimit = String(limits.requests);
-  const addressLimit = String(limits.anonymousRequests);
+  return {
+    take(authorization, address) {
+      const credential = credentialOf(authorization);
+      if (credential !== null && isVouched(credential)) return { ...tokens.take(credential), limit: limits.requests };
+      return { ...addresses.take(address), limit: limits.anonymousRequests };
+    },
+  };
+}
 
+/** The error a refused request or operation gets: 429 TOO_MANY_REQUESTS, retry in the window's rest. */
+export const rateLimited = (charge: Charge) => new AppError('TOO_MANY_REQUESTS', `rate limit exceeded; retry in ${charge.resetSeconds} s`);
+
+export function rateLimitGate(budget: ApiBudget, graphqlEndpoint: string): RequestGate {
   return (req, res, answerHeaders) => {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
     if (exempt.has(pathname)) return undefined;
-    const credential = credentialOf(req.headers.authorization);
-    const byToken = credential !== null && isVouched(credential);
-    const allowance: Allowance = byToken ? tokens.take(credential) : addresses.take(clientAddress(req));
+    const charge = budget.take(req.headers.authorization, clientAddress(req));
     const headers: RateLimitHeaders = {
-      'ratelimit-limit': byToken ? tokenLimit : addressLimit,
-      'ratelimit-remaining': String(allowance.remaining),
-      'ratelimit-reset': String(allowance.resetSeconds),
+      'ratelimit-limit': String(charge.limit),
+      'ratelimit-remaining': String(charge.remaining),
+      'ratelimit-reset': String(charge.resetSeconds),
     };
-    if (allowance.allowed) return headers;
-    refuse(req, res, { ...answerHeaders, ...headers }, pathname === graphqlEndpoint);
+    if (charge.allowed) return headers;
+    refuse(req, res, { ...answerHeaders, ...headers }, rateLimited(charge), pathname === graphqlEndpoint);
     return false;
   };
 }
@@ -68,11 +92,10 @@ function credentialOf(header: string | undefined): string | null {
   return space < 0 ? null : header.slice(space + 1);
 }
 
-function refuse(req: IncomingMessage, res: ServerResponse, headers: RateLimitHeaders, graphql: boolean) {
+function refuse(req: IncomingMessage, res: ServerResponse, headers: RateLimitHeaders, error: AppError, graphql: boolean) {
   // The body is not read: node discards it, keeping the connection.
   req.resume();
   const retryAfter = headers['ratelimit-reset'];
-  const error = new AppError('TOO_MANY_REQUESTS', `rate limit exceeded; retry in ${retryAfter} s`);
   const { status, body } = toErrorBody(error);
   const payload = graphql ? { errors: [{ message: body.message, extensions: { code: body.code } }] } : body;
   writeReply(res, {

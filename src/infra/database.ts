@@ -12,6 +12,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import { applyMigrations } from './migrate.js';
+import { inRequestTransaction, routedDb } from './request-transaction.js';
 
 // Models without a revision counter (append-only or derived rows).
 const unrevisioned = new Set(['DomainEvent', 'KbChunk']);
@@ -151,7 +152,8 @@ const driverValue = (value: unknown) =>
  */
 export async function queryRows<T>(db: Db, statement: Prisma.Sql): Promise<T[]> {
   const driver = pools.get(db);
-  if (!driver) return db.$queryRaw<T[]>(statement);
+  // Inside a request's transaction (see request-transaction.ts), through it.
+  if (!driver || inRequestTransaction()) return db.$queryRaw<T[]>(statement);
   const name = statementName({ sql: statement.text });
   const values = statement.values.map(driverValue);
   const { rows } = name
@@ -317,7 +319,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
 
   const client = new PrismaClient({ adapter });
-  const prisma = withRevisions(client);
+  // Statements made inside a request that runs in one transaction go to it (request-transaction.ts).
+  const prisma = routedDb(withRevisions(client));
   if (spares && !migratedTables) {
     const tables = await prisma.$queryRaw<Array<{ tablename: string }>>`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
     migratedTables = tables.map((table) => table.tablename);

@@ -4,6 +4,7 @@ import type { DomainEventInput, DomainEventName } from '../events.js';
 import type { EventBus } from './event-bus.js';
 import { cuid } from './ids.js';
 import type { Logger } from './logger.js';
+import { afterRequestCommit } from './request-transaction.js';
 
 // Every domain event is appended to DomainEvent inside the transaction of the change that
 // causes it, with a per-project sequence number, and published on the bus after commit.
@@ -86,6 +87,8 @@ export class EventLog {
    * could not make reaches readers from the log (by sequence) and the webhook sweep.
    */
   async committed(events: LoggedEvent[]) {
+    // Inside a request that runs in one transaction, its commit is still to come.
+    if (events.length && afterRequestCommit(() => this.committed(events))) return;
     // Sent together, without waiting for each: the bus keeps their order (one connection).
     await Promise.all(events.map((event) => this.publish(event)));
     for (const event of events) {

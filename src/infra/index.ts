@@ -89,7 +89,8 @@ export async function createInfrastructure(config: Config, options: Infrastructu
     limiters,
     presence,
     async ready() {
-      const [db, redis] = await Promise.all([database.ping(), redisReady()]);
+      // A store that does not answer within the deadline is as good as down, whatever its client would wait.
+      const [db, redis] = await Promise.all([within(database.ping(), config.readyTimeoutMs), within(redisReady(), config.readyTimeoutMs)]);
       return db && redis;
     },
     async close() {
@@ -99,4 +100,15 @@ export async function createInfrastructure(config: Config, options: Infrastructu
       await database.close();
     },
   };
+}
+
+/** `check`'s answer, or false when it has none within `ms`. */
+async function within(check: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([check.catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -16,6 +16,7 @@ import {
   type JobType,
 } from './job-queue.js';
 import type { Logger } from './logger.js';
+import { afterRequestCommit } from './request-transaction.js';
 
 // The Redis driver (REDIS_URL): jobs go through BullMQ queues, one per job type, and run in the
 // workers of any process that started them (the server, or `npm run workers`).
@@ -119,6 +120,8 @@ export class BullJobQueue implements JobQueue {
   async enqueue<T extends JobType>(job: T, data: JobInput<T>, options: EnqueueOptions = {}) {
     const checked = checkedData(job, data);
     this.definition(job.name);
+    // Inside a request that runs in one transaction, its job waits for the commit (its rows are not there before).
+    if (afterRequestCommit(() => this.enqueue(job, data, options))) return;
     await this.held.write({ name: job.name, jobs: [{ data: checked, options }], askedAt: Date.now() });
   }
 
@@ -126,6 +129,7 @@ export class BullJobQueue implements JobQueue {
     const checked = jobs.map((each) => ({ data: checkedData(job, each.data), options: each.options ?? {} }));
     this.definition(job.name);
     if (!checked.length) return;
+    if (afterRequestCommit(() => this.enqueueMany(job, jobs))) return;
     await this.held.write({ name: job.name, jobs: checked, askedAt: Date.now() });
   }
 

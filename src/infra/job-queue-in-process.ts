@@ -14,6 +14,7 @@ import {
   type JobType,
 } from './job-queue.js';
 import type { Logger } from './logger.js';
+import { afterRequestCommit } from './request-transaction.js';
 
 // The embedded driver: jobs run in this process, with the same attempts, backoff and concurrency
 // as BullMQ workers would give them. Jobs queued but not run die with the process; each kind of
@@ -45,6 +46,8 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   async enqueueMany<T extends JobType>(job: T, jobs: Array<{ data: JobInput<T>; options?: EnqueueOptions }>) {
+    // Inside a request that runs in one transaction, its job waits for the commit (its rows are not there before).
+    if (afterRequestCommit(() => this.enqueueMany(job, jobs))) return;
     for (const each of jobs) await this.enqueue(job, each.data, each.options);
   }
 
@@ -53,6 +56,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   async enqueue<T extends JobType>(job: T, input: JobInput<T>, options: EnqueueOptions = {}) {
+    if (afterRequestCommit(() => this.enqueue(job, input, options))) return;
     if (this.closed) throw new Error('job queue is closed');
     const { name } = job;
     const data = checkedData(job, input);

@@ -15,6 +15,11 @@ export class OutboundRefusedError extends Error {
   override name = 'OutboundRefusedError';
 }
 
+/** The target's name does not resolve (a refusal too: nothing is sent). */
+export class UnresolvedHostError extends OutboundRefusedError {
+  override name = 'UnresolvedHostError';
+}
+
 /** The target did not answer in time. */
 export class OutboundTimeoutError extends Error {
   override name = 'OutboundTimeoutError';
@@ -78,16 +83,16 @@ function ipv6Refusal(ip: ipaddr.IPv6): string | undefined {
     case 'rfc6145':
       return carried(ipv4Of(p6, p7));
     case 'rfc6052':
-      return ip.match(nat64WellKnown) ? carried(ipv4Of(p6, p7)) : `${range} local-use`;
+      return ip.match(nat64WellKnown) ? carried(ipv4Of(p6, p7)) : `${ip.toString()} is ${range} local-use`;
     case '6to4':
       return carried(ipv4Of(p1, p2));
     case 'teredo':
       // The server's address, then the client's (stored inverted).
       return carried(ipv4Of(p2, p3)) ?? carried(ipv4Of(~p6 & 0xffff, ~p7 & 0xffff));
     case 'unicast':
-      return ip.match(globalUnicast) ? undefined : 'outside global unicast (2000::/3)';
+      return ip.match(globalUnicast) ? undefined : `${ip.toString()} is outside global unicast (2000::/3)`;
     default:
-      return range;
+      return `${ip.toString()} is ${range}`;
   }
 }
 
@@ -117,6 +122,44 @@ function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
+function isExempt(host: string, policy: OutboundPolicy) {
+  return policy.allowPrivate || (policy.allowedHosts ?? []).some((h) => bareHost(h).toLowerCase() === host);
+}
+
+/** The URL if its form may be sent to (http(s), no credentials); refused otherwise. */
+function sendableUrl(url: string): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new OutboundRefusedError('not an absolute URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new OutboundRefusedError(`scheme ${target.protocol} is not allowed`);
+  }
+  if (target.username || target.password) throw new OutboundRefusedError('credentials in the URL are not allowed');
+  return target;
+}
+
+/**
+ * Why the policy would refuse to send to `url` (the reason safeFetch gives), or undefined: for
+ * checking a target when it is saved. A name that does not resolve now is not refused here (it may
+ * be set up later; each send checks again, so a name that later resolves to a private address is
+ * still refused then), and an exempt host is not looked up at all.
+ */
+export async function targetRefusal(url: string, policy: OutboundPolicy): Promise<string | undefined> {
+  try {
+    const target = sendableUrl(url);
+    if (isExempt(bareHost(target.hostname).toLowerCase(), policy)) return undefined;
+    await resolveTarget(target, policy);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UnresolvedHostError) return undefined;
+    if (error instanceof OutboundRefusedError) return error.message;
+    throw error;
+  }
+}
+
 async function resolveTarget(url: URL, policy: OutboundPolicy): Promise<ResolvedAddress[]> {
   // WHATWG URL parsing already normalised decimal, octal and hex IPv4 forms (http://2130706433/ → 127.0.0.1).
   const host = bareHost(url.hostname).toLowerCase();
@@ -129,12 +172,11 @@ async function resolveTarget(url: URL, policy: OutboundPolicy): Promise<Resolved
       const found = await dnsLookup(host, { all: true, verbatim: true });
       addresses = found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
     } catch (error) {
-      throw new OutboundRefusedError(`cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new UnresolvedHostError(`cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
   }
-  if (addresses.length === 0) throw new OutboundRefusedError(`cannot resolve ${host}`);
-  const exempt = policy.allowPrivate || (policy.allowedHosts ?? []).some((h) => bareHost(h).toLowerCase() === host);
-  if (!exempt) {
+  if (addresses.length === 0) throw new UnresolvedHostError(`cannot resolve ${host}`);
+  if (!isExempt(host, policy)) {
     for (const { address } of addresses) {
       const refusal = addressRefusal(address);
       if (refusal) throw new OutboundRefusedError(`${host} resolves to a non-public address (${address}: ${refusal})`);
@@ -153,17 +195,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 
 /** Sends one HTTP request to a customer-chosen URL under the outbound policy. Redirects are returned, not followed. */
 export async function safeFetch(url: string, request: OutboundRequest, policy: OutboundPolicy): Promise<OutboundResponse> {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    throw new OutboundRefusedError('not an absolute URL');
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new OutboundRefusedError(`scheme ${target.protocol} is not allowed`);
-  }
-  if (target.username || target.password) throw new OutboundRefusedError('credentials in the URL are not allowed');
-
+  const target = sendableUrl(url);
   const started = performance.now();
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;

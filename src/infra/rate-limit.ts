@@ -25,6 +25,14 @@ export function keyDigest(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
 
+/** KEYS[1]: the key's next free time; ARGV: now, interval (ms). Returns the slot taken. */
+const reserveSlotScript = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+redis.call('SET', KEYS[1], slot + interval, 'PX', math.floor(slot + interval - now) + 60000)
+return slot`;
+
 export class Limiters {
   private constructor(
     private prefix: string,
@@ -69,6 +77,28 @@ export class Limiters {
       insuranceLimiter: memory,
       ...(blockInMemory ? { inMemoryBlockOnConsumed: points } : {}),
     });
+  }
+
+  private slots = new Map<string, number>();
+
+  /**
+   * Paces a key to one event per `intervalMs` (across nodes with Redis): answers the time, at or
+   * after now, reserved for the caller's event, each caller getting the next free one. While Redis
+   * is away this node paces alone.
+   */
+  async reserveSlot(name: string, key: string, intervalMs: number, now = Date.now()): Promise<number> {
+    const id = `${this.prefix}:slot:${name}:${keyDigest(key)}`;
+    if (this.redis) {
+      try {
+        return Number(await this.redis.eval(reserveSlotScript, 1, id, String(now), String(intervalMs)));
+      } catch {
+        // Paced by this node alone until Redis answers again.
+      }
+    }
+    const slot = Math.max(now, this.slots.get(id) ?? 0);
+    if (this.slots.size >= 10_000) for (const [k, next] of this.slots) if (next < now) this.slots.delete(k);
+    this.slots.set(id, slot + intervalMs);
+    return slot;
   }
 
   async close() {

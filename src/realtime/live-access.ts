@@ -15,7 +15,8 @@ import { membershipChannel, userChannel } from '../modules/auth/channels.js';
 // again, as if it were subscribing now (same document, same variables, a new context), whenever
 // something that access depends on may have changed, on whichever node changed it:
 // - the caller's membership in the subscription's project (`memberships.changed` on the bus);
-// - the caller's account (`users.changed`: deleted, renamed);
+// - the caller's account (`users.changed`: deleted, renamed, signed out);
+// - the project's state (`project.update` of its status, `project.delete` in its event log);
 // - its token reaching `exp` (a timer);
 // - the request it follows (`request.update`/`close`/`delete` in the project's event log), and the
 //   project's departments and groups, which decide which requests an agent sees;
@@ -60,6 +61,7 @@ interface WatchedProject {
   stop: () => void;
 }
 
+const fieldsOf = (event: LoggedEvent) => (Array.isArray(event.payload.fields) ? (event.payload.fields as unknown[]) : []);
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
 
 export class LiveAccess {
@@ -201,7 +203,12 @@ export class LiveAccess {
   }
 
   private projectEvent(project: WatchedProject, event: LoggedEvent) {
-    if (requestEvents.has(event.name)) {
+    if (event.name === 'project.delete' || (event.name === 'project.update' && fieldsOf(event).includes('status'))) {
+      // The project was deleted or disabled (or enabled): every subscription of it. This node's
+      // copy of the project is dropped first: the bus message that drops it may come after this one.
+      this.services.projects.forget(event.projectId);
+      this.check([...project.operations]);
+    } else if (requestEvents.has(event.name)) {
       const following = project.byRequest.get(String(event.payload.request_id));
       if (following) this.check([...following]);
     } else if (viewEvents.test(event.name)) {

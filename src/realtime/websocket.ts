@@ -5,13 +5,20 @@ import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app.js';
 import { clientAddress, trustProxies } from '../http/client-address.js';
+import { rateLimited } from '../http/rate-limit.js';
+import { AppError } from '../errors.js';
 import { at, tokenExpiry } from './token-expiry.js';
 
 // graphql-ws on the GraphQL path. Operations run through yoga's enveloped pipeline, so they get
-// the same context, auth scopes and limits as HTTP. The token travels in connection_init.
+// the same context, auth scopes and limits as HTTP. The token travels in connection_init. Each
+// operation is charged to the same rate limit as HTTP calls, and a socket (or a token) has a
+// bounded number of operations open at once: a refused operation gets an `error` message with
+// code TOO_MANY_REQUESTS, and the socket stays open.
 
 type ConnectionExtra = {
   authorization?: string;
+  /** Operations accepted on this socket and not complete yet, by id: the token each is counted to (if any). */
+  open?: Map<string, string | undefined>;
   /** Set for a teammate's socket: it keeps them online until it closes (or its token expires). */
   presence?: { userId: string; connectionId: string };
   expiry?: NodeJS.Timeout;
@@ -33,12 +40,53 @@ function operationAuthorization(extensions: unknown): string | undefined {
   return authorizationFrom(headers as Record<string, unknown>);
 }
 
-export function attachWebSocket(server: Server, app: App, maxPayload: number) {
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload });
+export interface WebSocketOptions {
+  maxPayload: number;
+  /** Operations open at once per socket, and per token over its sockets on this node. */
+  maxOperations: { perSocket: number; perToken: number };
+}
+
+export function attachWebSocket(server: Server, app: App, { maxPayload, maxOperations }: WebSocketOptions) {
+  // One message of a socket per turn of the event loop (not the hundreds one read brings at once):
+  // a socket flooding messages cannot hold up other sockets and requests (/health), and while its
+  // messages wait, ws stops reading from it.
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload, allowSynchronousEvents: false });
   // Before ws takes the upgrade: the socket's requests name their client as the app's do (TRUST_PROXY).
   const { trustProxy } = app.infra.config.http;
   if (trustProxy.kind !== 'none') server.prependListener('upgrade', (req: IncomingMessage) => trustProxies(req, trustProxy));
   const { logger } = app.infra;
+  /** Operations open per token (its Authorization), over this node's sockets. */
+  const openPerToken = new Map<string, number>();
+  const opened = (extra: ConnectionExtra, id: string, token: string | undefined) => {
+    (extra.open ??= new Map()).set(id, token);
+    if (token !== undefined) openPerToken.set(token, (openPerToken.get(token) ?? 0) + 1);
+  };
+  const completed = (extra: ConnectionExtra, id: string) => {
+    if (!extra.open?.has(id)) return;
+    const token = extra.open.get(id);
+    extra.open.delete(id);
+    if (token === undefined) return;
+    const count = (openPerToken.get(token) ?? 1) - 1;
+    if (count > 0) openPerToken.set(token, count);
+    else openPerToken.delete(token);
+  };
+  /**
+   * Why an operation may not run now, or null: every operation is charged to the same rate limit
+   * as HTTP calls (per token, else per address), and a socket, or a token over its sockets, has a
+   * bounded number of operations open at once. Checked before the operation is even parsed, so a
+   * socket flooding subscribe messages costs a map lookup for each past its limits.
+   */
+  const refusal = (extra: ConnectionExtra, authorization: string | undefined, address: string): AppError | null => {
+    const charge = app.budget.take(authorization, address);
+    if (!charge.allowed) return rateLimited(charge);
+    if ((extra.open?.size ?? 0) >= maxOperations.perSocket) {
+      return new AppError('TOO_MANY_REQUESTS', `at most ${maxOperations.perSocket} operations may be open at once on one websocket; complete one first`);
+    }
+    if (authorization !== undefined && (openPerToken.get(authorization) ?? 0) >= maxOperations.perToken) {
+      return new AppError('TOO_MANY_REQUESTS', `at most ${maxOperations.perToken} operations may be open at once for one token; complete one first`);
+    }
+    return null;
+  };
 
   /** What the client may read of an error: ours and GraphQL's own as they are, anything else masked. */
   const clientError = (error: unknown): GraphQLError => {
@@ -75,7 +123,8 @@ export function attachWebSocket(server: Server, app: App, maxPayload: number) {
         }
         ctx.extra.authorization = authorization;
         if (principal && !principal.anonymous && !principal.bot) {
-          const connectionId = await app.services.presence.connected(principal.userId);
+          // Written in the background: a Redis outage delays presence, never the socket.
+          const connectionId = app.services.presence.connected(principal.userId);
           ctx.extra.presence = { userId: principal.userId, connectionId };
           // An expired token keeps nobody online (its subscriptions end then too: see live-access.ts).
           const expires = tokenExpiry(authorization);
@@ -83,17 +132,24 @@ export function attachWebSocket(server: Server, app: App, maxPayload: number) {
         }
         return true;
       },
+      onComplete: (ctx, id) => completed(ctx.extra, id),
       onClose: async (ctx) => {
+        for (const id of [...(ctx.extra.open?.keys() ?? [])]) completed(ctx.extra, id);
         if (ctx.extra.expiry) clearTimeout(ctx.extra.expiry);
         await offline(ctx.extra);
       },
       // A subscribe message that fails (a syntax error, a query over the limits, anything thrown)
       // is answered with an `error` for that operation only: the socket and its other
       // subscriptions go on.
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
+        const authorization = operationAuthorization(payload.extensions) ?? ctx.extra.authorization;
+        const refused = refusal(ctx.extra, authorization, clientAddress(ctx.extra.request));
+        if (refused) return [refused];
+        // Counted from now (operations still being parsed count too) until graphql-ws completes
+        // it (onComplete), it is refused below, or the socket closes.
+        opened(ctx.extra, id, authorization);
         try {
           const headers = new Headers();
-          const authorization = operationAuthorization(payload.extensions) ?? ctx.extra.authorization;
           if (authorization) headers.set('authorization', authorization);
           const request = new Request('http://localhost/graphql', { method: 'POST', headers });
           const { schema, execute, subscribe, contextFactory, parse, validate } = app.yoga.getEnveloped({
@@ -110,9 +166,13 @@ export function attachWebSocket(server: Server, app: App, maxPayload: number) {
             rootValue: { execute, subscribe },
           };
           const errors = validate(args.schema, args.document);
-          if (errors.length) return errors;
+          if (errors.length) {
+            completed(ctx.extra, id);
+            return errors;
+          }
           return args;
         } catch (error) {
+          completed(ctx.extra, id);
           return [clientError(error)];
         }
       },

@@ -1,5 +1,5 @@
 import { getNamedType, isScalarType, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { AppError, badInput, errorStatus } from '../errors.js';
+import { AppError, badInput, toErrorBody } from '../errors.js';
 import type { RouteConfig } from '../graphql/record.js';
 import type { RouteEntry } from './router.js';
 
@@ -8,6 +8,7 @@ import type { RouteEntry } from './router.js';
 //   JavaScript error);
 // - a top-level body value has the JSON type of its argument: SOFA coerces (`"password": 12345678`
 //   became "12345678", `"nobot": "yes"` became false), so a wrong type is a 400 naming the field;
+// - a Boolean argument in the query string is `true` or `false` (SOFA read anything else as false);
 // - arguments a route reads from the body only (credentials: URLs are logged and cached) are
 //   refused in the query string;
 // - SOFA reads a body null as "not given": a route may name fields whose explicit null means
@@ -60,11 +61,12 @@ const bodyNotObject = () => badInput('body', 'body: must be a JSON object');
 export function checkingInput(route: RouteEntry, rules: RouteInputRules): RouteEntry {
   const handler: RouteEntry['handler'] = async (request, serverContext) => {
     try {
+      const search = new URL(request.url).searchParams;
       if (rules.bodyOnly.length) {
-        const search = new URL(request.url).searchParams;
         const given = rules.bodyOnly.find((name) => search.has(name));
         if (given) throw badInput(given, `${given}: send it in the JSON body, never in the URL`);
       }
+      checkQuery(search, rules);
       if (request.body != null) {
         const text = await request.text();
         Object.defineProperty(request, 'text', { value: async () => text, configurable: true });
@@ -72,11 +74,23 @@ export function checkingInput(route: RouteEntry, rules: RouteInputRules): RouteE
       }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return Response.json({ success: false, code: error.code, message: error.message, field: error.extensions.field }, { status: errorStatus[error.code] });
+      // The one error body (request_id included), as every other refusal.
+      const { status, body, headers } = toErrorBody(error);
+      return Response.json(body, { status, headers: { ...headers } });
     }
     return route.handler(request, serverContext);
   };
   return { ...route, handler };
+}
+
+/** SOFA reads any query value of a Boolean argument but `true` as false: `?hasBot=yes` is a 400 instead. */
+function checkQuery(search: URLSearchParams, rules: RouteInputRules) {
+  for (const [name, type] of rules.types) {
+    if (type !== 'boolean') continue;
+    for (const value of search.getAll(name)) {
+      if (value !== 'true' && value !== 'false') throw badInput(name, `${name}: must be true or false`);
+    }
+  }
 }
 
 function checkBody(text: string, rules: RouteInputRules, request: WithNulls) {

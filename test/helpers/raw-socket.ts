@@ -13,6 +13,8 @@ export interface RawSocket {
   messages: ServerMessage[];
   closed: { code: number; reason: string } | null;
   subscribe(id: string, query: string, variables?: Record<string, unknown>): void;
+  /** Ends an operation, as a client stopping a subscription does. */
+  complete(id: string): void;
   /** The messages of one operation, in order. */
   of(id: string): ServerMessage[];
   /** Resolves with the first message (already received or to come) that matches. */
@@ -27,6 +29,7 @@ export async function rawSocket(serverUrl: string, token?: string): Promise<RawS
     messages: [],
     closed: null,
     subscribe: (id, query, variables = {}) => ws.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } })),
+    complete: (id) => ws.send(JSON.stringify({ id, type: 'complete' })),
     of: (id) => socket.messages.filter((m) => m.id === id),
     waitFor: (match, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 
 /** A redis-server on `port`; resolves once it accepts connections, rejects if it cannot start. */
 export function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--enable-debug-command', 'local'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../../src/config.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -52,4 +53,31 @@ export function runScript(script: string, env: NodeJS.ProcessEnv): ScriptProcess
       await once(child, 'exit');
     },
   };
+}
+
+/**
+ * The environment of a server node in its own process on `config`'s database and Redis (its data
+ * directory, secret and key prefix), listening on a free port of 127.0.0.1.
+ */
+export function nodeProcessEnv(config: Config, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: config.dataDir,
+    JWT_SECRET: config.jwtSecret,
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    REDIS_PREFIX: config.redisPrefix,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BCRYPT_ROUNDS: '4',
+    ...extra,
+  })) {
+    if (value !== undefined) env[key] = value;
+  }
+  if (!config.databaseUrl) delete env.DATABASE_URL;
+  if (!config.redisUrl) delete env.REDIS_URL;
+  return env;
 }

@@ -1,3 +1,4 @@
+import { setDeviceCookie } from './device-cookie.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import type { UserRecord } from './service.js';
 
@@ -50,7 +51,12 @@ builder.mutationFields((t) => ({
     type: AuthResult,
     nullable: false,
     args: { email: t.arg.string(), password: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.signin(args, ctx.clientIp),
+    resolve: async (_root, args, ctx) => {
+      const result = await ctx.services.auth.signin(args, ctx.clientIp, ctx.request.headers.get('cookie'));
+      // The browser is trusted for this account from now on (see device-cookie.ts).
+      setDeviceCookie(ctx.request, result.deviceCookie, ctx.services.infra.config.env === 'production');
+      return result;
+    },
   }),
   signinAnonymously: t.field({
     type: AuthResult,
@@ -105,6 +111,21 @@ builder.mutationFields((t) => ({
     args: { token: t.arg.string() },
     resolve: (_root, args, ctx) => ctx.services.auth.verifyEmail(args),
   }),
+  signOut: t.field({
+    type: AuthAck,
+    nullable: false,
+    description:
+      'Ends the calling token (`JWT <token>`): within a second every node refuses it over REST, GraphQL and live sockets (its subscriptions end with 401). Other sessions go on.',
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => ctx.services.auth.signOut((await ctx.principal())!),
+  }),
+  signOutEverywhere: t.field({
+    type: AuthAck,
+    nullable: false,
+    description: 'Ends every token of the caller\'s account, on every node, the calling one included (as a password change does).',
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => ctx.services.auth.signOutEverywhere((await ctx.principal())!),
+  }),
   resendVerification: t.field({
     type: AuthResult,
     nullable: false,
@@ -113,6 +134,19 @@ builder.mutationFields((t) => ({
     resolve: async (_root, _args, ctx) => ctx.services.auth.resendVerification((await ctx.principal())!),
   }),
 }));
+
+builder.mutationField('updateMe', (t) =>
+  t.field({
+    type: User,
+    nullable: false,
+    description:
+      'The caller changes their own name (`firstname`, `lastname`; at least one). Every project they belong to gets a `project_user.update` event for their membership.',
+    args: { firstname: t.arg.string(), lastname: t.arg.string() },
+    authScopes: { authenticated: true },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.auth.updateProfile((await ctx.principal())!, { firstname: args.firstname ?? undefined, lastname: args.lastname ?? undefined }),
+  }),
+);
 
 builder.queryField('me', (t) =>
   t.field({
@@ -130,9 +164,12 @@ export const routes: RestRoutes = {
   'Mutation.signinAnonymously': { method: 'POST', path: '/auth/signinAnonymously' },
   'Mutation.signinWithCustomToken': { method: 'POST', path: '/auth/signinWithCustomToken' },
   'Query.me': { method: 'GET', path: '/auth/me' },
+  'Mutation.updateMe': { method: 'PATCH', path: '/auth/me' },
   'Mutation.changePassword': { method: 'POST', path: '/auth/changePassword', bodyOnly: ['oldpassword', 'newpassword'] },
   'Mutation.requestPasswordReset': { method: 'POST', path: '/auth/requestPasswordReset', bodyOnly: ['email'] },
   'Mutation.resetPassword': { method: 'POST', path: '/auth/resetPassword', bodyOnly: ['token', 'password'] },
   'Mutation.verifyEmail': { method: 'POST', path: '/auth/verifyEmail', bodyOnly: ['token'] },
   'Mutation.resendVerification': { method: 'POST', path: '/auth/resendVerification' },
+  'Mutation.signOut': { method: 'POST', path: '/auth/signout' },
+  'Mutation.signOutEverywhere': { method: 'POST', path: '/auth/signout/all' },
 };

@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { User } from '../../generated/prisma/client.js';
 import { botAsUser, botSender, claimedBotId, verifyBotToken } from '../bots/identity.js';
+import { deviceCookie, trustedDevice } from './device-cookie.js';
 import { CredentialRejected, CredentialThrottle } from './throttle.js';
 import type { Limiters } from '../../infra/rate-limit.js';
 import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './custom-token.js';
@@ -27,6 +28,8 @@ export interface Principal {
   bot?: { id: string; projectId: string };
   /** Set for a project API key: `userId` is `apikey_<id>`, the author of its writes; it is `teammate` in that project only. */
   apiKey?: { id: string; projectId: string; role: string; teammate: TeammateRecord };
+  /** Set for a signed-in token (JWT): its id (`jti`, or the token's SHA-256) and expiry, what sign-out ends. */
+  token?: { id: string; expires: number };
 }
 
 /** Resolves `Authorization: Bearer <key>` for project API keys (src/modules/api-keys). */
@@ -51,6 +54,10 @@ const resetInput = z.object({
 
 const verifyInput = z.object({ token: z.string().min(1, 'is required').max(2000) });
 
+const profileInput = z
+  .object({ firstname: z.string().trim().max(100).optional(), lastname: z.string().trim().max(100).optional() })
+  .refine((v) => v.firstname !== undefined || v.lastname !== undefined, { message: 'is required (or lastname)', path: ['firstname'] });
+
 const signupInput = z.object({
   email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
   password: z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters'),
@@ -72,6 +79,7 @@ const anonymousInput = z.object({
 const decoyHash = bcrypt.hashSync('decoy-password-never-matches', 10);
 
 const basicCacheMs = 60_000;
+const signedOut = 'token revoked: signed out; sign in again';
 
 
 const isUniqueViolation = (error: unknown) => {
@@ -90,6 +98,8 @@ function tokenError(error: unknown, token: string): AppError {
 }
 
 export class AuthService {
+  /** The projects' state (src/modules/projects): visitors do not sign in to a disabled or deleted project. */
+  projects?: { assertOpen(projectId: string): Promise<{ id: string }> };
   private throttle: CredentialThrottle;
   /** Successful Basic credentials, by digest, so each request does not pay a bcrypt comparison. */
   private basicCache = new Map<string, { userId: string; expires: number }>();
@@ -102,7 +112,9 @@ export class AuthService {
 
   /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
   private users: TtlCache<string, UserRecord>;
-  private verifiedTokens: TtlCache<string, { userId: string; expires: number; version: number }>;
+  private verifiedTokens: TtlCache<string, { userId: string; expires: number; version: number; id: string }>;
+  /** Tokens signed out, by id, until they expire: told by the bus (every node), read from the table on a cache miss. */
+  private revoked = new Map<string, number>();
   /**
    * The signing secret as a key object, made once: given a string, jsonwebtoken first tries to
    * read it as a public key (which throws) on every verification.
@@ -121,7 +133,10 @@ export class AuthService {
     this.users = new TtlCache(config.authCacheMs);
     this.verifiedTokens = new TtlCache(config.authCacheMs);
     this.signingKey = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
-    events.bus.subscribe(userChannel, (m) => this.forgetUser(String(m.userId)));
+    events.bus.subscribe(userChannel, (m) => {
+      if (typeof m.revokedToken === 'string') this.noteRevoked(m.revokedToken, Number(m.expires));
+      this.forgetUser(String(m.userId));
+    });
   }
 
   /**
@@ -258,6 +273,28 @@ export class AuthService {
     return saved;
   }
 
+  /**
+   * The caller changes their own name. Each project they belong to logs a project_user.update of
+   * their membership (fields `firstname`/`lastname`), so every console following the project sees
+   * the new name at once; cached accounts and memberships are dropped on every node.
+   */
+  async updateProfile(principal: Principal, input: unknown) {
+    const user = this.personal(principal);
+    const data = parseInput(profileInput, input);
+    const fields = Object.keys(data).filter((key) => data[key as keyof typeof data] !== undefined);
+    const { saved, projects } = await this.events.transaction(async (tx, emit) => {
+      const saved = await tx.user.update({ where: { id: user.id }, data: { firstname: data.firstname, lastname: data.lastname } });
+      const memberships = await tx.projectUser.findMany({ where: { id_user: user.id, trashed: false }, select: { id: true, id_project: true } });
+      for (const membership of memberships) {
+        await emit({ projectId: membership.id_project, name: 'project_user.update', subject: membership.id, payload: { fields } });
+      }
+      return { saved, projects: memberships.map((m) => m.id_project) };
+    });
+    await this.accountChanged(user.id);
+    for (const projectId of projects) await this.events.bus.publish(membershipChannel, { projectId, userId: user.id });
+    return saved;
+  }
+
   /** The caller's own account; bots, API keys and anonymous users have no password or mailbox here. */
   private personal(principal: Principal): UserRecord {
     if (principal.bot || principal.apiKey || principal.anonymous) throw forbidden('only a person\'s account can do this');
@@ -270,10 +307,17 @@ export class AuthService {
     await this.events.bus.publish(userChannel, { userId });
   }
 
-  async signin(input: unknown, clientIp: string) {
+  /**
+   * `cookies`: the Cookie header, where a browser that signed in to this account before has its
+   * device cookie (see device-cookie.ts). The answer's `deviceCookie` is the value to set: the same
+   * device, or a new one, now trusted for the account.
+   */
+  async signin(input: unknown, clientIp: string, cookies: string | null = null) {
     const data = parseInput(signinInput, input);
-    const user = await this.checkPassword(data.email, data.password, clientIp);
-    return { success: true, token: `JWT ${this.issueToken(user.id, false, user.tokenVersion)}`, user };
+    const device = trustedDevice(this.config.jwtSecret, data.email, cookies);
+    const user = await this.checkPassword(data.email, data.password, clientIp, device);
+    const deviceCookieValue = deviceCookie(this.config.jwtSecret, data.email, device ?? undefined);
+    return { success: true, token: `JWT ${this.issueToken(user.id, false, user.tokenVersion)}`, user, deviceCookie: deviceCookieValue };
   }
 
   /**
@@ -281,8 +325,8 @@ export class AuthService {
    * count together). A wrong e-mail and a wrong password cost the same bcrypt comparison and give
    * the same 401.
    */
-  private checkPassword(email: string, password: string, clientIp: string): Promise<UserRecord> {
-    return this.throttle.check({ account: email, source: clientIp }, async () => {
+  private checkPassword(email: string, password: string, clientIp: string, device: string | null = null): Promise<UserRecord> {
+    return this.throttle.check({ account: email, source: clientIp, device }, async () => {
       const user = await this.db.user.findUnique({ where: { email } });
       const ok = await bcrypt.compare(password, user?.password ?? decoyHash);
       if (!user || !ok || user.deletedAt) throw new CredentialRejected('wrong e-mail or password');
@@ -292,7 +336,8 @@ export class AuthService {
 
   async signinAnonymously(input: unknown) {
     const data = parseInput(anonymousInput, input);
-    const project = await this.db.project.findUnique({ where: { id: data.id_project } });
+    // A deleted project answers 404, a disabled one 403 (visitors included).
+    const project = this.projects ? await this.projects.assertOpen(data.id_project) : await this.db.project.findUnique({ where: { id: data.id_project } });
     if (!project) throw notFound('project');
     const user = await this.events.transaction(async (tx, emit) => {
       const created = await tx.user.create({ data: { firstname: data.firstname, anonymous: true } });
@@ -324,6 +369,7 @@ export class AuthService {
     const claims = await this.throttle.check({ account: `project:${projectId}`, source: clientIp }, async () => {
       const project = await this.db.project.findUnique({ where: { id: projectId }, select: { jwtSecret: true } });
       if (!project) throw badInput('aud', 'aud: names no project');
+      await this.projects?.assertOpen(projectId);
       if (!project.jwtSecret) throw unauthenticated('the project has no secret for custom tokens (POST /v3/:project_id/keys/generate)');
       return verifyCustomToken(claimed, project.jwtSecret);
     });
@@ -399,13 +445,53 @@ export class AuthService {
     return { user, email };
   }
 
-  /** `version`: the account's tokenVersion; a password change raises it, ending older tokens. */
+  /**
+   * `version`: the account's tokenVersion; a password change or signing out everywhere raises it,
+   * ending older tokens. `jti` names the token, for signing out this one only.
+   */
   issueToken(userId: string, anonymous: boolean, version = 0): string {
     return jwt.sign({ anonymous, ver: version }, this.signingKey, {
       algorithm: 'HS256',
       subject: userId,
+      jwtid: randomUUID(),
       expiresIn: this.config.jwtExpiresInSeconds,
     });
+  }
+
+  /**
+   * Ends the calling token, here and on every node (the bus tells them; a node that missed it reads
+   * the table once its cached verification expires). Other sessions of the account go on.
+   */
+  async signOut(principal: Principal) {
+    const token = this.sessionToken(principal);
+    const expiresAt = new Date(Number.isFinite(token.expires) ? token.expires : Date.now() + this.config.jwtExpiresInSeconds * 1000);
+    await this.db.revokedToken.upsert({ where: { id: token.id }, create: { id: token.id, userId: principal.userId, expiresAt }, update: {} });
+    // Tokens past their expiry are refused by their signature's check anyway.
+    await this.db.revokedToken.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+    this.noteRevoked(token.id, expiresAt.getTime());
+    await this.events.bus.publish(userChannel, { userId: principal.userId, revokedToken: token.id, expires: expiresAt.getTime() });
+    return { success: true };
+  }
+
+  /** Ends every token of the caller's account, on every node (as a password change does). */
+  async signOutEverywhere(principal: Principal) {
+    this.sessionToken(principal);
+    await this.db.user.update({ where: { id: principal.userId }, data: { tokenVersion: { increment: 1 } } });
+    await this.accountChanged(principal.userId);
+    return { success: true };
+  }
+
+  /** The token a sign-out ends: bots, API keys and Basic credentials are no session. */
+  private sessionToken(principal: Principal) {
+    if (principal.bot || principal.apiKey) throw forbidden('only a signed-in token can sign out; revoke API keys and bots where they were made');
+    if (!principal.token) throw badInput('authorization', 'authorization: sign-out ends a token (`JWT <token>`); Basic credentials are a password');
+    return principal.token;
+  }
+
+  private noteRevoked(id: string, expires: number) {
+    const now = Date.now();
+    if (this.revoked.size >= 10_000) for (const [key, until] of this.revoked) if (until <= now) this.revoked.delete(key);
+    this.revoked.set(id, expires);
   }
 
   /**
@@ -449,7 +535,10 @@ export class AuthService {
     // Verifying a signature builds a key each time: a token already verified is reused until it
     // expires. Only user tokens are remembered, so a hit never needs the bot check below.
     const known = this.verifiedTokens.get(token);
-    if (known && known.expires > Date.now()) return this.principalFor(known.userId, known.version);
+    if (known && known.expires > Date.now()) {
+      if (this.revoked.has(known.id)) throw unauthenticated(signedOut);
+      return this.principalFor(known.userId, known.version, { id: known.id, expires: known.expires });
+    }
     const botId = claimedBotId(token);
     if (botId) {
       return this.throttle.check({ account: `bot:${botId}`, source: clientIp }, () => this.fromBotToken(token, botId), 'verify-first');
@@ -459,9 +548,14 @@ export class AuthService {
     const expires = (claims.exp ?? Infinity) * 1000;
     // Tokens from before versions existed carry none: they belong to version 0.
     const version = typeof claims.ver === 'number' ? claims.ver : 0;
-    this.verifiedTokens.set(token, { userId, expires, version });
+    const id = typeof claims.jti === 'string' ? claims.jti : createHash('sha256').update(token).digest('base64url');
+    if (this.revoked.has(id) || (await this.db.revokedToken.count({ where: { id } }))) {
+      this.noteRevoked(id, expires);
+      throw unauthenticated(signedOut);
+    }
+    this.verifiedTokens.set(token, { userId, expires, version, id });
     this.vouch(token, expires);
-    return this.principalFor(userId, version);
+    return this.principalFor(userId, version, { id, expires });
   }
 
   /** A project API key (the key service counts failed checks against the key's id and the address, as for passwords). */
@@ -510,8 +604,8 @@ export class AuthService {
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 
-  /** `version`: a token's; one older than the account's (the password changed since) is revoked. */
-  private async principalFor(userId: string, version?: number): Promise<Principal> {
+  /** `version`: a token's; one older than the account's (the password changed since, or signed out everywhere) is revoked. */
+  private async principalFor(userId: string, version?: number, token?: Principal['token']): Promise<Principal> {
     let user = this.users.get(userId);
     if (!user) {
       const found = await this.db.user.findUnique({ where: { id: userId } });
@@ -519,8 +613,10 @@ export class AuthService {
       user = found;
       this.users.set(userId, user);
     }
-    if (version !== undefined && version !== user.tokenVersion) throw unauthenticated('token revoked: the password changed; sign in again');
-    return { userId: user.id, user, anonymous: user.anonymous };
+    if (version !== undefined && version !== user.tokenVersion) {
+      throw unauthenticated('token revoked: the account signed out everywhere or its password changed; sign in again');
+    }
+    return { userId: user.id, user, anonymous: user.anonymous, ...(token ? { token } : {}) };
   }
 
   /** Deleting an account ends every credential at once, here and (through the bus) on every node. */

@@ -10,8 +10,10 @@ import { keyDigest, type Limiters } from '../../infra/rate-limit.js';
 //   ends the run. Failures elsewhere never lock this pair;
 // - one address over every account, and one account from every address: larger budgets per
 //   window. They bind only addresses the account has not signed in from before, so its owner, at
-//   an address they used, is neither locked out by someone failing elsewhere nor by strangers
-//   behind the same address.
+//   an address they used, is not locked out by someone failing elsewhere;
+// - a browser that signed in to the account before (its signed device cookie, device-cookie.ts)
+//   is counted per device instead of per address: strangers failing behind the same address (an
+//   office, a carrier's NAT) lock out neither it nor the account there.
 // The counters are rate-limiter-flexible's: in Redis, shared by every node, in production; in
 // memory embedded.
 
@@ -29,6 +31,12 @@ export class CredentialRejected extends AppError {
 export interface Attempt {
   account: string | null;
   source: string;
+  /**
+   * The device id of a valid device cookie for `account` (device-cookie.ts): a browser that signed
+   * in to it before. Its attempts are counted per device instead of per address, and the address
+   * and account budgets do not bind it.
+   */
+  device?: string | null;
 }
 
 /**
@@ -47,13 +55,16 @@ const knownSourceSeconds = 14 * 86_400;
 interface Keys {
   source: string;
   account: string | null;
+  /** Whose consecutive failures lock: the account from this address, or from this trusted device. */
   pair: string | null;
+  trusted: boolean;
 }
 
-const keysOf = ({ account, source }: Attempt): Keys => ({
+const keysOf = ({ account, source, device }: Attempt): Keys => ({
   source: keyDigest(`source\n${source}`),
   account: account === null ? null : keyDigest(`account\n${account}`),
-  pair: account === null ? null : keyDigest(`pair\n${account}\n${source}`),
+  pair: account === null ? null : device ? keyDigest(`device\n${account}\n${device}`) : keyDigest(`pair\n${account}\n${source}`),
+  trusted: account !== null && !!device,
 });
 
 export const tooManyFailures = (waitMs: number) =>
@@ -124,16 +135,16 @@ export class CredentialThrottle {
       keys.account ? this.accounts.get(keys.account) : null,
     ]);
     let waitMs = lock && lock.consumedPoints > 0 ? lock.msBeforeNext : 0;
-    if (!known) {
+    if (!known && !keys.trusted) {
       if (source && source.consumedPoints >= this.settings.addressMaxFailures) waitMs = Math.max(waitMs, source.msBeforeNext);
       if (account && account.consumedPoints >= this.settings.accountMaxFailures) waitMs = Math.max(waitMs, account.msBeforeNext);
     }
-    return { waitMs, known: !!known };
+    return { waitMs, known: !!known || keys.trusted };
   }
 
   /** Counts a failure; how long the attempt's next try must wait. */
   private async failed(keys: Keys, knownHint: boolean | undefined): Promise<number> {
-    const known = knownHint ?? (keys.pair ? !!(await this.known.get(keys.pair)) : false);
+    const known = knownHint ?? (keys.trusted || (keys.pair ? !!(await this.known.get(keys.pair)) : false));
     const [lockMs, source, account] = await Promise.all([
       keys.pair ? this.extendRun(keys.pair) : 0,
       this.sources.consume(keys.source).catch(overLimit),

@@ -1,7 +1,7 @@
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
-import type { DepartmentRecord } from './service.js';
+import { defaultOfflineMessage, defaultOnlineMessage, type DepartmentRecord } from './service.js';
 
 interface GroupShare {
   id_group: string;
@@ -39,8 +39,16 @@ export const Department = builder.objectRef<DepartmentRecord>('Department').impl
     }),
     default: t.exposeBoolean('default', { nullable: false }),
     status: t.exposeInt('status', { nullable: false, description: '1 visible, 0 invisible.' }),
-    online_msg: t.exposeString('online_msg'),
-    offline_msg: t.exposeString('offline_msg'),
+    online_msg: t.string({
+      nullable: false,
+      description: `Shown while the department's teammates are available; \`${defaultOnlineMessage}\` unless set.`,
+      resolve: (d) => d.online_msg ?? defaultOnlineMessage,
+    }),
+    offline_msg: t.string({
+      nullable: false,
+      description: `Shown while nobody is available; \`${defaultOfflineMessage}\` unless set.`,
+      resolve: (d) => d.offline_msg ?? defaultOfflineMessage,
+    }),
     attributes: t.field({ type: 'JSON', resolve: (d) => d.attributes }),
     createdBy: t.exposeString('createdBy'),
   }),
@@ -113,7 +121,7 @@ builder.mutationFields((t) => {
     updateDepartment: t.field({
       type: Department,
       nullable: false,
-      description: 'Changes only the fields given; null clears routing, id_group, id_bot, online_msg and offline_msg.',
+      description: 'Changes only the fields given; null clears routing, id_group, id_bot, online_msg and offline_msg (the messages return to their defaults).',
       args: { ...departmentArgs(), id: t.arg.string({ required: true }) },
       authScopes: minRole('admin'),
       resolve: (_root, { project_id, id, ...input }, ctx) =>

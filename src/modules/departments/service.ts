@@ -53,6 +53,10 @@ const patchInput = z.object(fields).partial();
 
 type DepartmentChanges = z.infer<typeof patchInput>;
 
+/** What a department answers for `online_msg` / `offline_msg` it has none of (never set, or cleared with null). */
+export const defaultOnlineMessage = 'Hello! How can we help you?';
+export const defaultOfflineMessage = 'We are offline at the moment. Leave us a message and we will get back to you as soon as we can.';
+
 /** `GET /departments/default` names the project's default department. */
 export const defaultDepartmentAlias = 'default';
 

@@ -5,7 +5,7 @@ import type { BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from './mailer.js';
 import type { OutgoingMail } from './transport.js';
-import { newConversationMail, transcriptMail } from './templates.js';
+import { newConversationMail, transcriptMail, webhookDisabledMail, type FailedAttemptLine } from './templates.js';
 
 // E-mail notifications follow the event log, as webhooks do: each project has a cursor (the last
 // sequence handled), moved in the same transaction that reads the events after it, while the
@@ -17,9 +17,13 @@ import { newConversationMail, transcriptMail } from './templates.js';
 //   teammate settings say `email_notifications: false`.
 // - `request.close`: the visitor (the lead's e-mail) gets the transcript if the project settings
 //   say `email_transcript: true`.
+// - `subscription.disabled`: the project's owner and admins learn that a webhook subscription was
+//   disabled, why, and its last failed attempts.
 
 const batchSize = 200;
-const watched = ['request.create', 'request.close'];
+const watched = ['request.create', 'request.close', 'subscription.disabled'];
+/** Failed attempts the webhook-disabled e-mail lists. */
+const attemptsListed = 5;
 
 export class MailNotifications {
   private running: Promise<void> | undefined;
@@ -112,6 +116,7 @@ export class MailNotifications {
    * cursor's transaction: the embedded database has one connection, which that transaction holds.
    */
   private async mailsFor(tx: Tx, event: LoggedEvent): Promise<Array<[string, OutgoingMail]>> {
+    if (event.name === 'subscription.disabled') return this.webhookDisabledMails(tx, event);
     const request = await tx.request.findFirst({ where: { id: event.subject, id_project: event.projectId } });
     if (!request) return [];
     const project = await tx.project.findUnique({ where: { id: event.projectId }, select: { name: true, settings: true } });
@@ -122,7 +127,7 @@ export class MailNotifications {
         where: { id_project: event.projectId, id_user: { in: request.participatingAgents }, trashed: false },
         include: { user: true },
       });
-      const link = `${this.config.email.publicUrl}/dashboard/#/project/${event.projectId}/request-for-panel/${request.request_id}`;
+      const link = `${this.config.email.publicUrl}/console/projects/${encodeURIComponent(event.projectId)}/conversations/${encodeURIComponent(request.request_id)}`;
       return agents
         .filter((a) => (a.presence as { status?: string } | null)?.status !== 'online')
         .filter((a) => (a.settings as Record<string, unknown>).email_notifications !== false && a.user.email)
@@ -147,5 +152,31 @@ export class MailNotifications {
       messages.map((m) => ({ sender: m.senderFullname || m.sender, text: m.text, at: m.createdAt })),
     );
     return [['transcript', { ...mail, to: [lead.email], projectId: event.projectId }]];
+  }
+
+  private async webhookDisabledMails(tx: Tx, event: LoggedEvent): Promise<Array<[string, OutgoingMail]>> {
+    const subscription = await tx.subscription.findFirst({ where: { id: event.subject, id_project: event.projectId }, select: { event: true, target: true } });
+    const project = await tx.project.findUnique({ where: { id: event.projectId }, select: { name: true } });
+    if (!subscription || !project) return [];
+    const admins = await tx.projectUser.findMany({
+      where: { id_project: event.projectId, role: { in: ['owner', 'admin'] }, trashed: false, status: 'active' },
+      include: { user: { select: { email: true } } },
+    });
+    const to = [...new Set(admins.map((a) => a.user.email).filter((e): e is string => !!e))];
+    if (!to.length) return [];
+    const recent = await tx.webhookDelivery.findMany({
+      where: { subscriptionId: event.subject, id_project: event.projectId },
+      orderBy: { updatedAt: 'desc' },
+      take: attemptsListed,
+      select: { event: true, attempts: true },
+    });
+    const attempts: FailedAttemptLine[] = recent
+      .flatMap((d) => (d.attempts as unknown as Array<{ at: string; statusCode: number | null; error: string | null }>).map((a) => ({ ...a, event: d.event })))
+      .filter((a) => a.error)
+      .sort((a, b) => (a.at < b.at ? 1 : -1))
+      .slice(0, attemptsListed);
+    const reason = typeof event.payload.reason === 'string' ? event.payload.reason : 'failing';
+    const link = `${this.config.email.publicUrl}/dashboard/#/project/${event.projectId}/webhooks`;
+    return [['admins', { ...webhookDisabledMail(project.name, subscription, reason, attempts, link), to, projectId: event.projectId }]];
   }
 }

@@ -73,3 +73,30 @@ export function internalMail(projectName: string, senderName: string, text: stri
   const rendered = compose('', [text, `Sent by ${senderName} from ${projectName}${ticket ? `, about conversation #${ticket}` : ''}.`], projectName);
   return { ...rendered, prefix: `[${projectName}] ` };
 }
+
+export interface FailedAttemptLine {
+  at: string;
+  event: string;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** To the project's admins: a webhook subscription was disabled, why, and its last failed attempts. */
+export function webhookDisabledMail(
+  projectName: string,
+  subscription: { event: string; target: string },
+  reason: string,
+  attempts: FailedAttemptLine[],
+  link: string,
+): RenderedMail {
+  const lines = attempts.map((a) => `[${a.at.slice(0, 19).replace('T', ' ')}] ${a.event}: ${a.statusCode ?? 'no answer'}${a.error ? ` (${a.error})` : ''}`);
+  return compose(
+    `[${projectName}] Webhook to ${subscription.target} disabled`,
+    [
+      `The webhook subscription to ${subscription.event} at ${subscription.target} was disabled: ${reason}.`,
+      `No more events are sent to it until it is enabled again. Its last attempts:\n${lines.join('\n') || '(none recorded)'}`,
+      { link, label: 'Review and re-enable it' },
+    ],
+    projectName,
+  );
+}

@@ -343,7 +343,7 @@ export const routes: RestRoutes = {
   'Mutation.createKbNamespace': { method: 'POST', path: '/:project_id/kb/namespace' },
   'Mutation.updateKbNamespace': { method: 'PUT', path: '/:project_id/kb/namespace/:id' },
   'Mutation.deleteKbNamespace': { method: 'DELETE', path: '/:project_id/kb/namespace/:id' },
-  'Mutation.createKbContents': { method: 'POST', path: '/:project_id/kb/multi' },
+  'Mutation.createKbContents': { method: 'POST', path: '/:project_id/kb/multi', queryToo: ['namespace'] },
   'Mutation.readKbSitemap': { method: 'POST', path: '/:project_id/kb/sitemap' },
   'Mutation.askKb': { method: 'POST', path: '/:project_id/kb/qa' },
   'Mutation.createKbContent': { method: 'POST', path: '/:project_id/kb' },

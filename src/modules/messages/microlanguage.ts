@@ -14,7 +14,7 @@ import { badInput } from '../../errors.js';
 
 export interface MessageContent {
   text: string;
-  type: 'text' | 'image';
+  type: 'text' | 'image' | 'file';
   metadata?: { src?: string } & Record<string, unknown>;
   attributes: Record<string, unknown>;
 }

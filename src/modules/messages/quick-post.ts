@@ -2,6 +2,7 @@ import { Prisma, type Message, type Request } from '../../generated/prisma/clien
 import { prepared, queryRows, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
+import { inRequestTransaction } from '../../infra/request-transaction.js';
 import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
@@ -160,6 +161,12 @@ export class QuickPoster {
   /** Writes the post with others of its project, or answers why the general path must take it (nothing written). */
   post(projectId: string, post: QuickPost): Promise<QuickOutcome> {
     return new Promise((resolve, reject) => {
+      // A post inside a request's own transaction (an Idempotency-Key) is written in it, alone:
+      // another request's posts must not commit (or roll back) with it.
+      if (inRequestTransaction()) {
+        void this.write(projectId, [{ ...post, resolve, reject }]);
+        return;
+      }
       const waiting = this.waiting.get(projectId);
       if (waiting) {
         waiting.push({ ...post, resolve, reject });

@@ -10,7 +10,7 @@ import { expandMicrolanguage, wantsMicrolanguage } from './microlanguage.js';
 import { QuickPoster, type QuickOutcome } from './quick-post.js';
 import { authorParams, isFirstResponse, messageCreated, messageRow, requestClosed, routesRequest, type FallbackReason } from './rules.js';
 import { holds } from '../requests/conditions.js';
-import { RequestService, openingFields } from '../requests/service.js';
+import { RequestService, changeDetails, openingFields } from '../requests/service.js';
 import { receiptStatuses } from '../requests/states.js';
 import {
   checkRequestId,
@@ -38,7 +38,8 @@ const clientTimestamp = z.union([z.number(), z.string().regex(/^\d+$/).transform
 
 const content = {
   text: z.string().max(64_000, 'must be at most 64000 characters').default(''),
-  type: z.enum(['text', 'image'], { message: 'must be text or image' }).default('text'),
+  // `file`: an attachment that is not an image (Tiledesk's file messages), named by metadata.src.
+  type: z.enum(['text', 'image', 'file'], { message: 'must be text, image or file' }).default('text'),
   metadata: z
     .object({ src: source.optional(), width: z.number().positive().optional(), height: z.number().positive().optional() })
     .catchall(z.unknown())
@@ -46,12 +47,12 @@ const content = {
   attributes: json.default({}),
 };
 
-type Content = { text: string; type: 'text' | 'image'; metadata?: { src?: string } & Record<string, unknown>; attributes: Record<string, unknown> };
+type Content = { text: string; type: 'text' | 'image' | 'file'; metadata?: { src?: string } & Record<string, unknown>; attributes: Record<string, unknown> };
 
-/** Rules every message shares: an image needs metadata.src, a text message needs text. */
+/** Rules every message shares: an image or a file needs metadata.src, a text message needs text. */
 function checkContent(value: Content, ctx: z.RefinementCtx) {
-  if (value.type === 'image' && !value.metadata?.src) {
-    ctx.addIssue({ code: 'custom', path: ['metadata', 'src'], message: 'is required for an image' });
+  if (value.type !== 'text' && !value.metadata?.src) {
+    ctx.addIssue({ code: 'custom', path: ['metadata', 'src'], message: `is required for ${value.type === 'image' ? 'an image' : 'a file'}` });
   }
   if (value.type === 'text' && !value.text.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required' });
   const stamp = value.attributes.clienttimestamp;
@@ -251,7 +252,12 @@ export class MessageService {
         projectId: request.id_project,
         name: 'request.update',
         subject: request.id,
-        payload: { request_id: request.request_id, fields: [...change.fields, 'preflight'], status: updated.status },
+        payload: {
+          request_id: request.request_id,
+          fields: [...change.fields, 'preflight'],
+          status: updated.status,
+          ...changeDetails(request, updated, change.fields, null),
+        },
       });
       return updated;
     }

@@ -20,6 +20,8 @@ export class PresenceService {
   private started = false;
   /** This node's open connections: connection id to user id. */
   private connections = new Map<string, string>();
+  /** Users whose connection opened while Redis or the database did not answer: synced at the next heartbeat. */
+  private unsynced = new Set<string>();
   private teammates = new EventRecordCache((event) =>
     this.db.projectUser.findFirst({ where: { id: event.subject, id_project: event.projectId }, include: { user: true } }),
   );
@@ -66,6 +68,13 @@ export class PresenceService {
   private async tick() {
     try {
       await this.tracker.heartbeat();
+      for (const userId of [...this.unsynced]) {
+        this.unsynced.delete(userId);
+        await this.sync(userId).catch((error) => {
+          this.unsynced.add(userId);
+          throw error;
+        });
+      }
       for (const userId of await this.tracker.stale()) {
         await this.sync(userId);
         await this.tracker.forget(userId);
@@ -85,17 +94,45 @@ export class PresenceService {
     return this.tracker.count(userId);
   }
 
-  /** A websocket of `userId` opened; returns the connection id to close it with. */
-  async connected(userId: string): Promise<string> {
+  /**
+   * A websocket of `userId` opened; returns the connection id to close it with, at once: the
+   * tracker and the memberships are written in the background, so a Redis outage delays the
+   * teammate's presence but never the socket. What could not be written is written again by the
+   * next heartbeat that reaches Redis.
+   */
+  connected(userId: string): string {
     const connectionId = randomUUID();
     this.connections.set(connectionId, userId);
-    if ((await this.tracker.open(userId, connectionId)) === 1) await this.sync(userId);
+    void this.opened(userId, connectionId);
     return connectionId;
+  }
+
+  private async opened(userId: string, connectionId: string) {
+    try {
+      if ((await this.tracker.open(userId, connectionId)) === 1) await this.sync(userId);
+    } catch (error) {
+      this.warn(error);
+      this.unsynced.add(userId);
+    }
   }
 
   async disconnected(userId: string, connectionId: string) {
     if (!this.connections.delete(connectionId)) return;
     if ((await this.tracker.close(userId, connectionId)) === 0) await this.sync(userId);
+  }
+
+  /**
+   * The user just became a member of a project (created it, accepted an invitation): with a
+   * websocket open already, the new membership is online at once and its presence event logged,
+   * without waiting for a reconnect. Never fails the join: a failure is logged, and the next
+   * connection or sweep puts it right.
+   */
+  async joined(userId: string) {
+    try {
+      if ((await this.tracker.count(userId)) > 0) await this.sync(userId);
+    } catch (error) {
+      this.warn(error);
+    }
   }
 
   /**

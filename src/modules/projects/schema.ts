@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import type { ProjectRecord } from './service.js';
 import type { ProjectUser } from '../../generated/prisma/client.js';
+import { widgetMessageDefaults, type WidgetSettings as WidgetSettingsShape } from '../routing/service.js';
 
 const Channel = builder.objectRef<{ name: string }>('Channel').implement({
   description: 'A messaging channel the project is reachable through.',
@@ -67,18 +68,22 @@ const OpenState = builder.objectRef<{ isopen: boolean }>('OpenState').implement(
   fields: (t) => ({ isopen: t.exposeBoolean('isopen', { nullable: false }) }),
 });
 
-const WidgetSettings = builder
-  .objectRef<{ id_project: string; name: string; widget: unknown; isopen: boolean; available_agents: number }>('WidgetSettings')
-  .implement({
-    description: 'What the chat widget needs before the visitor signs in.',
-    fields: (t) => ({
-      id_project: t.exposeString('id_project', { nullable: false }),
-      name: t.exposeString('name'),
-      widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
-      isopen: t.exposeBoolean('isopen'),
-      available_agents: t.exposeInt('available_agents'),
+const WidgetSettings = builder.objectRef<WidgetSettingsShape>('WidgetSettings').implement({
+  description: 'What the chat widget needs before the visitor signs in. Nobody to answer (`isopen` false or `available_agents` 0): show `offline_msg` and ask for the visitor\'s e-mail.',
+  fields: (t) => ({
+    id_project: t.exposeString('id_project', { nullable: false }),
+    name: t.exposeString('name'),
+    widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
+    isopen: t.exposeBoolean('isopen', { description: 'Inside the project\'s operating hours (always true without them).' }),
+    available_agents: t.exposeInt('available_agents', { description: 'Agents who could take a conversation now (available, under capacity); 0 outside operating hours.' }),
+    online_msg: t.exposeString('online_msg', {
+      description: `The default department's online message, else "${widgetMessageDefaults.online_msg}".`,
     }),
-  });
+    offline_msg: t.exposeString('offline_msg', {
+      description: `The default department's offline message, else "${widgetMessageDefaults.offline_msg}".`,
+    }),
+  }),
+});
 
 const ProjectJwtSecret = builder.objectRef<{ jwtSecret: string }>('ProjectJwtSecret').implement({
   description: 'The secret a project\'s own site signs custom tokens with. Shown only when generated.',
@@ -110,7 +115,8 @@ builder.queryFields((t) => ({
     type: Project,
     nullable: false,
     args: { project_id: t.arg.string({ required: true }) },
-    authScopes: minRole('agent'),
+    description: 'Its owner can read a disabled project (to enable it again); everyone else gets 403.',
+    authScopes: minRole('agent', { ownerWhileDisabled: true }),
     resolve: (_root, args, ctx) => ctx.services.projects.get(args.project_id),
   }),
   availableTeammates: t.field({
@@ -126,7 +132,7 @@ builder.queryFields((t) => ({
     description: 'Public: the widget asks before anyone signs in.',
     args: { project_id: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => ({
-      isopen: ctx.services.projects.isOpen(await ctx.services.projects.get(args.project_id)),
+      isopen: ctx.services.projects.isOpen(await ctx.services.projects.assertOpen(args.project_id)),
     }),
   }),
   widgetSettings: t.field({
@@ -134,17 +140,7 @@ builder.queryFields((t) => ({
     nullable: false,
     description: 'Public: the widget loads it before anyone signs in.',
     args: { project_id: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const project = await ctx.services.projects.get(args.project_id);
-      const available = await ctx.services.routing.availableAgents(project.id, false);
-      return {
-        id_project: project.id,
-        name: project.name,
-        widget: project.widget,
-        isopen: ctx.services.projects.isOpen(project),
-        available_agents: available.length,
-      };
-    },
+    resolve: (_root, args, ctx) => ctx.services.routing.widgetSettings(args.project_id),
   }),
 }));
 
@@ -165,9 +161,23 @@ builder.mutationFields((t) => ({
       settings: t.arg({ type: 'JSON' }),
       activeOperatingHours: t.arg.boolean(),
       operatingHours: t.arg({ type: 'JSON', description: 'An object or its JSON-encoded string.' }),
+      status: t.arg.int({
+        description:
+          'Owner only: 100 active, 0 disabled. A disabled project refuses every call (members, visitors, bots, API keys; live subscriptions end) but its owner\'s reading it and enabling it again with `status: 100`.',
+      }),
     },
-    authScopes: minRole('admin'),
-    resolve: (_root, { project_id, ...input }, ctx) => ctx.services.projects.update(project_id, definedArgs(input)),
+    authScopes: minRole('admin', { ownerWhileDisabled: true }),
+    resolve: async (_root, { project_id, ...input }, ctx) =>
+      ctx.services.projects.update(project_id, definedArgs(input), (await ctx.teammate(project_id, { ownerCall: true }))!.role),
+  }),
+  deleteProject: t.field({
+    type: Project,
+    nullable: false,
+    description:
+      'Owner only. Answers at once; from then on every call about the project answers 404, its live subscriptions end and its webhooks stop; a background job removes its data (files included).',
+    args: { project_id: t.arg.string({ required: true }) },
+    authScopes: minRole('owner', { ownerWhileDisabled: true }),
+    resolve: (_root, args, ctx) => ctx.services.projects.remove(args.project_id),
   }),
   generateJwtSecret: t.field({
     type: ProjectJwtSecret,
@@ -197,6 +207,7 @@ export const routes: RestRoutes = {
   'Query.widgetSettings': { method: 'GET', path: '/:project_id/widgets' },
   'Mutation.createProject': { method: 'POST', path: '/projects' },
   'Mutation.updateProject': { method: 'PUT', path: '/projects/:project_id' },
+  'Mutation.deleteProject': { method: 'DELETE', path: '/projects/:project_id' },
   'Mutation.updateWidget': { method: 'PUT', path: '/projects/:project_id/availables' },
   'Mutation.generateJwtSecret': { method: 'POST', path: '/:project_id/keys/generate' },
 };

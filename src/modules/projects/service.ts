@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { notFound, parseInput } from '../../errors.js';
+import { forbidden, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Project } from '../../generated/prisma/client.js';
@@ -21,6 +21,10 @@ const updateInput = z.object({
   settings: json.optional(),
   activeOperatingHours: z.boolean().optional(),
   operatingHours: z.unknown().optional(),
+  status: z
+    .number()
+    .refine((n) => n === activeStatus || n === disabledStatus, 'must be 100 (active) or 0 (disabled)')
+    .optional(),
 });
 
 const widgetInput = z
@@ -42,6 +46,11 @@ const widgetInput = z
 
 export const defaultDepartmentName = 'Default Department';
 
+/** Project status (spec States): 100 active, 0 disabled. */
+export const activeStatus = 100;
+export const disabledStatus = 0;
+const disabledMessage = 'project: is disabled; only its owner can enable it again (PUT /v3/projects/:project_id {"status": 100})';
+
 /** Bus channel telling every node that a project's settings changed, so cached copies drop it. */
 const projectChannel = 'projects.changed';
 
@@ -58,6 +67,11 @@ export class ProjectService {
     events.bus.subscribe(projectChannel, (m) => this.projects.delete(String(m.projectId)));
   }
 
+  /** Drops this node's cached copy of a project (a reader that learnt of a change from the event log). */
+  forget(projectId: string) {
+    this.projects.delete(projectId);
+  }
+
   /** Drops a cached project here at once and on the other nodes through the bus. */
   private async changed(projectId: string) {
     this.projects.delete(projectId);
@@ -67,7 +81,7 @@ export class ProjectService {
   /** Creates a project; the caller becomes its owner and it gets its default department. */
   async create(principal: Principal, input: unknown) {
     const data = parseInput(createInput, input);
-    return this.events.transaction(async (tx, emit) => {
+    const created = await this.events.transaction(async (tx, emit) => {
       const project = await tx.project.create({
         data: { name: data.name, createdBy: principal.userId, profile: { name: 'free', type: 'free', agents: 0, trialDays: 0 } },
       });
@@ -87,28 +101,53 @@ export class ProjectService {
       await emit({ projectId: project.id, name: 'department.create', subject: department.id });
       return project;
     });
+    await this.onJoined?.(principal.userId);
+    return created;
   }
+
+  /** Told when the caller became a member (the owner of a new project): their presence there is set at once. */
+  onJoined?: (userId: string) => Promise<void>;
 
   /** The caller's memberships, each with its project. */
   memberships(principal: Principal) {
     return this.db.projectUser.findMany({
-      where: { id_user: principal.userId, trashed: false, status: 'active' },
+      where: { id_user: principal.userId, trashed: false, status: 'active', project: { deletedAt: null } },
       include: { project: true },
       orderBy: { createdAt: 'asc' },
     });
   }
 
+  /** The project; 404 once deleted. */
   async get(projectId: string) {
-    const cached = this.projects.get(projectId);
-    if (cached) return cached;
-    const project = await this.db.project.findUnique({ where: { id: projectId } });
-    if (!project) throw notFound('project');
-    this.projects.set(projectId, project);
+    let project = this.projects.get(projectId);
+    if (!project) {
+      const found = await this.db.project.findUnique({ where: { id: projectId } });
+      if (!found) throw notFound('project');
+      this.projects.set(projectId, (project = found));
+    }
+    if (project.deletedAt) throw notFound('project');
     return project;
   }
 
-  async update(projectId: string, input: unknown) {
+  /**
+   * The one rule of a project's state: a deleted project answers 404 and a disabled one 403 to
+   * every call (members', visitors', bots', API keys'), except `ownerCall`: its owner reading it
+   * or enabling it again.
+   */
+  async assertOpen(projectId: string, ownerCall = false) {
+    const project = await this.get(projectId);
+    if (project.status === disabledStatus && !ownerCall) throw forbidden(disabledMessage);
+    return project;
+  }
+
+  /** `role`: the caller's; only the owner enables or disables the project. */
+  async update(projectId: string, input: unknown, role?: string) {
     const data = parseInput(updateInput, input);
+    if (data.status !== undefined && role !== 'owner') throw forbidden('status: only the project owner can enable or disable the project');
+    const current = await this.get(projectId);
+    if (current.status === disabledStatus && data.status !== activeStatus && role === 'owner') {
+      throw forbidden(`${disabledMessage}; enable it in the same call to change anything else`);
+    }
     const operatingHours = data.operatingHours === undefined || data.operatingHours === null
       ? undefined
       : parseOperatingHours(data.operatingHours);
@@ -120,6 +159,7 @@ export class ProjectService {
           settings: data.settings as object | undefined,
           activeOperatingHours: data.activeOperatingHours,
           operatingHours: operatingHours as object | undefined,
+          status: data.status,
         },
       });
       await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: Object.keys(data) } });
@@ -128,6 +168,30 @@ export class ProjectService {
     await this.changed(projectId);
     return updated;
   }
+
+  /**
+   * Deletes a project for its owner: from this call on it answers 404 to everyone (every node drops
+   * its cached copy through the bus), its webhook subscriptions stop, and a `project.delete` event
+   * ends its live subscriptions; the data itself goes in a background job (`purge`).
+   */
+  async remove(projectId: string) {
+    const project = await this.get(projectId);
+    const removed = await this.events.transaction(async (tx, emit) => {
+      const saved = await tx.project.update({ where: { id: projectId }, data: { deletedAt: new Date() } });
+      await tx.subscription.updateMany({
+        where: { id_project: projectId, enabled: true },
+        data: { enabled: false, disabledAt: new Date(), disabledReason: 'the project was deleted' },
+      });
+      await emit({ projectId, name: 'project.delete', subject: projectId });
+      return saved;
+    });
+    await this.changed(projectId);
+    await this.onDeleted?.(projectId);
+    return { ...project, ...removed };
+  }
+
+  /** Told once a project is deleted: queues the removal of its data. */
+  onDeleted?: (projectId: string) => Promise<void>;
 
   /** A new secret for the project's custom tokens (256 random bits); the old one stops verifying at once. */
   async rotateJwtSecret(projectId: string): Promise<string> {

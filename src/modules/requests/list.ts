@@ -95,7 +95,7 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   dept_id: z.string().trim().min(1).optional(),
   lead: z.string().trim().min(1).optional(),
   assignee: z.string().trim().min(1).max(200).optional(),
-  hasBot: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  hasBot: z.boolean({ message: 'must be true or false' }).optional(),
   tags: csv.optional(),
   channel: z.enum(channels, { message: `must be one of ${channels.join(', ')}` }).optional(),
   snap_lead_email: z.string().trim().min(1).optional(),
@@ -125,7 +125,7 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   // A teammate's user id, `me` (the caller), or `none` (no human agent serves it).
   if (q.assignee === 'none') where.push(Prisma.sql`cardinality(r."participatingAgents") = 0`);
   else if (q.assignee) where.push(Prisma.sql`r."participatingAgents" @> ARRAY[${q.assignee === 'me' ? (callerUserId ?? '') : q.assignee}]::text[]`);
-  if (q.hasBot) where.push(Prisma.sql`r."hasBot" = ${q.hasBot === 'true'}`);
+  if (q.hasBot !== undefined) where.push(Prisma.sql`r."hasBot" = ${q.hasBot}`);
   if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
   if (q.tags?.length) {
     const anyTag = q.tags.map((tag) => Prisma.sql`r."tags" @> ${JSON.stringify([{ tag }])}::jsonb`);

@@ -6,6 +6,7 @@ import { Teammate } from '../teammates/schema.js';
 import { readsNotes } from './access.js';
 import { actorOf, memberOf } from './actor.js';
 import type { RequestPage as Page } from './list.js';
+import type { TimelineEntry as Entry } from './timeline.js';
 import { botParticipants, humanParticipants } from './participants.js';
 import { departmentsOf } from './loaders.js';
 import { relationsFor } from './relations.js';
@@ -158,7 +159,7 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
         'For a teammate (agent and up): messages from others since the caller last marked the request seen (`markRequestSeen`), all of them before that. Null for end users.',
       resolve: async (r, _args, ctx) => (hasUnread(await ctx.teammate(r.id_project)) ? unreadOf(ctx)(`${r.id_project} ${r.request_id}`) : null),
     }),
-    rating: t.exposeInt('rating'),
+    rating: t.exposeFloat('rating', { description: 'The visitor\'s rating, a number from 0 to 5 (4.5 included).' }),
     rating_message: t.exposeString('rating_message'),
     waiting_time: t.exposeFloat('waiting_time', { description: 'Milliseconds from the first visitor message to the first agent message.' }),
     transcript: t.exposeString('transcript'),
@@ -180,6 +181,21 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     snapshot: t.field({ type: 'JSON', resolve: (r) => r.snapshot }),
     assignment_reason: t.exposeString('assignment_reason', {
       description: 'Why routing decided as it did: least_loaded, bot, pooled or no_agent_available.',
+    }),
+  }),
+});
+
+const TimelineEntry = builder.objectRef<Entry>('TimelineEntry').implement({
+  description: 'One thing that happened to a conversation, from its event log, told as a sentence.',
+  fields: (t) => ({
+    seq: t.exposeInt('seq', { nullable: false, description: 'The event\'s per-project sequence number (an event may tell several entries).' }),
+    name: t.exposeString('name', { nullable: false, description: 'The event: request.create, request.update or request.close.' }),
+    at: t.field({ type: 'DateTime', nullable: false, resolve: (e) => e.at }),
+    actor: t.exposeString('actor', { description: 'Who did it: a user id, `bot_<id>`, or null for the system.' }),
+    actorName: t.exposeString('actorName', { description: 'The actor\'s name (a bot\'s name for a bot).' }),
+    text: t.exposeString('text', {
+      nullable: false,
+      description: 'A sentence such as "Ann assigned the conversation to Bob", "Routed to Sales", "Closed by Ann", "Rated 4/5: great help", "Bot Ada joined".',
     }),
   }),
 });
@@ -221,7 +237,7 @@ builder.queryFields((t) => ({
       dept_id: t.arg.string(),
       lead: t.arg.string({ description: 'A lead id: that contact\'s conversations (with status=all, all of them).' }),
       assignee: t.arg.string({ description: 'A teammate\'s user id, `me` (the caller) or `none` (no human agent serves it).' }),
-      hasBot: t.arg.string({ description: 'true or false' }),
+      hasBot: t.arg.boolean({ description: 'true: requests a chatbot takes part in; false: the others.' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
       channel: t.arg.string(),
       snap_lead_email: t.arg.string(),
@@ -238,6 +254,15 @@ builder.queryFields((t) => ({
     args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
     authScopes: minRole('guest'),
     resolve: async (_root, args, ctx) => ctx.services.requests.get(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+  }),
+  requestTimeline: t.field({
+    type: [TimelineEntry],
+    nullable: false,
+    description:
+      'What happened to the conversation, oldest first: opened, assigned, re-routed, bots joining, participants leaving, closed, reopened, rated, and the changes teammates made.',
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: async (_root, args, ctx) => ctx.services.requests.timeline(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
   }),
   requestChatbotParameters: t.field({
     type: 'JSON',
@@ -386,6 +411,7 @@ export const routes: RestRoutes = {
   'Query.requests': { method: 'GET', path: '/:project_id/requests' },
   'Query.request': { method: 'GET', path: '/:project_id/requests/:request_id' },
   'Query.requestChatbotParameters': { method: 'GET', path: '/:project_id/requests/:request_id/chatbot/parameters' },
+  'Query.requestTimeline': { method: 'GET', path: '/:project_id/requests/:request_id/timeline' },
   'Mutation.createRequest': { method: 'POST', path: '/:project_id/requests' },
   'Mutation.updateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id' },
   'Mutation.closeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/close' },

@@ -12,6 +12,7 @@ import type { Actor } from './actor.js';
 import { canSee, scopeFor, readRefusal } from './access.js';
 import { offerWaitingJob } from './jobs.js';
 import { listRequests } from './list.js';
+import { requestTimeline } from './timeline.js';
 import { withChatbotParameters } from '../bots/parameters.js';
 import { locate } from '../../infra/geo.js';
 import { assertMove, isOpen, RequestStatus } from './states.js';
@@ -53,6 +54,9 @@ const createInput = z.object({
   priority: z.enum(priorities, { message: `must be one of ${priorities.join(', ')}` }).optional(),
 });
 
+/** The spec's "number from 0 to 5", fractions such as 4.5 included, kept as given. */
+const rate = z.number({ message: 'must be a number from 0 to 5' }).min(0, 'must be 0 to 5').max(5, 'must be 0 to 5');
+
 const updateInput = z.object({
   first_text: z.string().max(10_000).optional(),
   lead: z.string().trim().min(1).optional(),
@@ -62,7 +66,7 @@ const updateInput = z.object({
     .refine((s) => (Object.values(RequestStatus) as number[]).includes(s), `must be one of ${Object.values(RequestStatus).join(', ')}`)
     .optional(),
   tags: z.array(tag).max(100).optional(),
-  rating: z.number().int('must be a whole number').min(0, 'must be 0 to 5').max(5, 'must be 0 to 5').optional(),
+  rating: rate.optional(),
   rating_message: z.string().max(5000).optional(),
   language: z.string().max(35).optional(),
   sourcePage: z.string().max(2000).optional(),
@@ -70,7 +74,6 @@ const updateInput = z.object({
   attributes: json.optional(),
 });
 
-const rate = z.number({ message: 'must be a number from 0 to 5' }).int('must be a whole number').min(0, 'must be 0 to 5').max(5, 'must be 0 to 5');
 const ratingInput = z.object({ rate: rate.optional(), rating: rate.optional(), rate_message: z.string().max(5000).optional(), rating_message: z.string().max(5000).optional() });
 
 export type OpeningInput = {
@@ -210,7 +213,13 @@ export class RequestService {
       projectId,
       name: 'request.create',
       subject: request.id,
-      payload: { request_id: requestId, department_id: request.departmentId, assignment_reason: request.assignment_reason },
+      payload: {
+        request_id: requestId,
+        department_id: request.departmentId,
+        assignment_reason: request.assignment_reason,
+        by: member.id_user,
+        ...(request.participants.length ? { added: request.participants } : {}),
+      },
     });
     return request;
   }
@@ -236,6 +245,8 @@ export class RequestService {
     requestId: string,
     member: TeammateRecord | null,
     work: (tx: Tx, current: Request) => Promise<Change | null>,
+    /** Who makes the change, for the log: a user id, `bot_<id>`, or null for the system; the member by default. */
+    by: string | null = member?.id_user ?? null,
   ): Promise<Request> {
     const updated = await transactionWithRetry(this.events, async (tx, emit) => {
       const current = await lockRequest(tx, projectId, requestId);
@@ -251,7 +262,7 @@ export class RequestService {
         projectId,
         name: change.close ? 'request.close' : 'request.update',
         subject: request.id,
-        payload: { request_id: request.request_id, fields: change.fields, status: request.status },
+        payload: { request_id: request.request_id, fields: change.fields, status: request.status, ...changeDetails(current, request, change.fields, by) },
       });
       return { request, freed: !!change.frees };
     });
@@ -413,6 +424,11 @@ export class RequestService {
     }));
   }
 
+  /** What happened to the request, oldest first (timeline.ts), for a member who may see it. */
+  async timeline(projectId: string, member: TeammateRecord, requestId: string) {
+    return requestTimeline(this.db, await this.get(projectId, member, requestId));
+  }
+
   /** What bots stored on the request (the chatbot engine writes attributes.chatbot_parameters). */
   async chatbotParameters(projectId: string, member: TeammateRecord, requestId: string) {
     const request = await this.get(projectId, member, requestId);
@@ -467,5 +483,22 @@ export function assignmentData(decision: RoutingDecision, now: Date) {
     participatingBots: bot ? [bot] : [],
     hasBot: !!bot,
     assigned_at: decision.status === RequestStatus.SERVED ? now : null,
+  };
+}
+
+/**
+ * What a change did that readers of the log need without a read (the conversation's timeline, the
+ * bots that join): who made it (`by`: a user id, `bot_<id>`, or null for the system), who joined
+ * (`added`) or left (`removed`), the department it went to, and the rating given.
+ */
+export function changeDetails(before: Request, after: Request, fields: string[], by: string | null) {
+  const added = after.participants.filter((p) => !before.participants.includes(p));
+  const removed = before.participants.filter((p) => !after.participants.includes(p));
+  return {
+    by,
+    ...(added.length ? { added } : {}),
+    ...(removed.length ? { removed } : {}),
+    ...(after.departmentId !== before.departmentId ? { department_id: after.departmentId } : {}),
+    ...(fields.includes('rating') ? { rating: after.rating, rating_message: after.rating_message } : {}),
   };
 }

@@ -33,8 +33,12 @@ export class AssignmentService {
    */
   route(projectId: string, actor: Actor, requestId: string, input: unknown) {
     const data = parseInput(routeInput, input);
-    return this.requests.change(projectId, requestId, actor.member, (tx, current) =>
-      this.rerouted(tx, projectId, current, data.departmentid, data.nobot),
+    return this.requests.change(
+      projectId,
+      requestId,
+      actor.member,
+      (tx, current) => this.rerouted(tx, projectId, current, data.departmentid, data.nobot),
+      actor.userId,
     );
   }
 
@@ -43,10 +47,16 @@ export class AssignmentService {
    * or its department was deleted): its bots leave, as with `nobot`.
    */
   toAgents(projectId: string, actor: Actor, requestId: string) {
-    return this.requests.change(projectId, requestId, actor.member, async (tx, current) => {
-      const department = await this.routing.departmentOrDefault(tx, projectId, current.departmentId);
-      return this.rerouted(tx, projectId, current, department?.id, true);
-    });
+    return this.requests.change(
+      projectId,
+      requestId,
+      actor.member,
+      async (tx, current) => {
+        const department = await this.routing.departmentOrDefault(tx, projectId, current.departmentId);
+        return this.rerouted(tx, projectId, current, department?.id, true);
+      },
+      actor.userId,
+    );
   }
 
   private async rerouted(tx: Tx, projectId: string, current: Request, departmentId: string | undefined, nobot: boolean): Promise<Change> {

@@ -147,8 +147,12 @@ export class InvitationService {
       return saved;
     });
     await this.membershipChanged(teammate.id_project, teammate.id_user);
+    await this.onJoined?.(teammate.id_user);
     return teammate;
   }
+
+  /** Told when an invitee joined: their presence in the project is set at once. */
+  onJoined?: (userId: string) => Promise<void>;
 
   /**
    * An invitee without an account signs up through the e-mailed link: the account gets the

@@ -42,7 +42,7 @@ export const Teammate = builder.objectRef<TeammateRecord>('Teammate').implement(
     user_available: t.exposeBoolean('user_available'),
     max_served_chat: t.exposeInt('max_served_chat'),
     number_assigned_requests: t.exposeInt('number_assigned_requests'),
-    status: t.exposeString('status'),
+    status: t.exposeString('status', { description: '`active` or `disabled` (see updateTeammate).' }),
     isBusy: t.boolean({
       resolve: (m) => m.isBusy || (m.max_served_chat != null && m.number_assigned_requests >= m.max_served_chat),
     }),
@@ -125,6 +125,9 @@ builder.mutationFields((t) => ({
       max_served_chat: t.arg.int(),
       attributes: t.arg({ type: 'JSON' }),
       settings: t.arg({ type: 'JSON' }),
+      status: t.arg.string({
+        description: '`active` or `disabled`: a disabled teammate keeps their account and history, is not routed to, cannot act in the project, and their live subscriptions end.',
+      }),
     },
     authScopes: minRole('admin'),
     resolve: async (_root, { project_id, project_user_id, ...input }, ctx) =>

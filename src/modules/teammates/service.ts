@@ -19,6 +19,8 @@ const updateInput = z.object({
   max_served_chat: z.number().int().min(0).max(10_000).nullable().optional(),
   attributes: json.optional(),
   settings: json.optional(),
+  /** Spec "Teammate status": a disabled teammate keeps account and history, but holds no access and is not routed to. */
+  status: z.enum(['active', 'disabled'], { message: 'must be active or disabled' }).optional(),
 });
 
 const withUser = { user: true } as const;
@@ -108,6 +110,8 @@ export class TeammateService {
     if (target.role === 'owner' && data.role && target.id === actor.id) {
       throw badInput('role', 'role: the owner cannot change their own role');
     }
+    if (data.status === 'disabled' && target.role === 'owner') throw new AppError('CONFLICT', 'status: the project owner cannot be disabled');
+    if (data.status === 'disabled' && target.id === actor.id) throw badInput('status', 'status: use another admin to disable yourself');
     return this.save(projectId, target.id, data);
   }
 
@@ -124,6 +128,7 @@ export class TeammateService {
           max_served_chat: data.max_served_chat,
           attributes: data.attributes as object | undefined,
           settings: data.settings as object | undefined,
+          status: data.status,
         },
         include: withUser,
       });
@@ -131,7 +136,7 @@ export class TeammateService {
       return saved;
     });
     await this.membershipChanged(projectId, saved.id_user);
-    if (data.user_available === true || data.max_served_chat !== undefined) await this.onCapacityChange?.(projectId);
+    if (data.user_available === true || data.max_served_chat !== undefined || data.status === 'active') await this.onCapacityChange?.(projectId);
     return saved;
   }
 

@@ -25,6 +25,10 @@ export type Renderer = (events: LoggedEvent[], tools: RenderTools) => Promise<Ma
 export interface CatalogueEntry {
   description: string;
   render: Renderer;
+  /** The GraphQL types `render` renders records through: the payload's JSON Schema is made from them (event-schemas.ts). */
+  types: readonly string[];
+  /** Properties `render` adds to the record, with their JSON Schemas. */
+  extra?: Record<string, Record<string, unknown>>;
 }
 
 type Row = { id: string } & Record<string, unknown>;
@@ -128,34 +132,38 @@ export const anyCustomEvent = 'event.emit';
 export type SubscribableName = WebhookEventName | typeof anyCustomEvent;
 
 export const catalogue: Record<SubscribableName, CatalogueEntry> = {
-  'message.create': { description: 'A message was added to a request (visitor, agent or bot).', render: renderMessages },
-  'request.create': { description: 'A request (conversation or ticket) was opened.', render: renderRequests },
-  'request.update': { description: 'A request changed (assignment, status, attributes...).', render: renderRequests },
-  'request.close': { description: 'A request was closed.', render: renderRequests },
-  'lead.create': { description: 'A lead (contact) was created.', render: renderLeads },
-  'lead.update': { description: 'A lead changed.', render: renderLeads },
+  'message.create': { description: 'A message was added to a request (visitor, agent or bot).', render: renderMessages, types: ['Message'] },
+  'request.create': { description: 'A request (conversation or ticket) was opened.', render: renderRequests, types: ['Request'] },
+  'request.update': { description: 'A request changed (assignment, status, attributes...).', render: renderRequests, types: ['Request'] },
+  'request.close': { description: 'A request was closed.', render: renderRequests, types: ['Request'] },
+  'lead.create': { description: 'A lead (contact) was created.', render: renderLeads, types: ['Lead'] },
+  'lead.update': { description: 'A lead changed.', render: renderLeads, types: ['Lead'] },
   'project_user.invite': {
     description: 'An e-mail was invited (payload: the pending invitation), or a teammate joined, e.g. an invitee accepting (payload: the teammate).',
     render: renderTeammateInvites,
+    types: ['PendingInvitation', 'Teammate'],
   },
-  'project_user.update': { description: 'A teammate changed (role, availability...).', render: renderTeammates },
-  'project_user.delete': { description: 'A teammate was removed from the project.', render: renderTeammates },
+  'project_user.update': { description: 'A teammate changed (role, availability...).', render: renderTeammates, types: ['Teammate'] },
+  'project_user.delete': { description: 'A teammate was removed from the project.', render: renderTeammates, types: ['Teammate'] },
   [presenceEvent]: {
     description: 'A teammate went online or offline (`presence.status`): their first messaging app opened, or their last one closed.',
     render: renderTeammates,
+    types: ['Teammate'],
   },
-  'department.create': { description: 'A department was created.', render: renderDepartments },
-  'department.update': { description: 'A department changed.', render: renderDepartments },
-  'department.delete': { description: 'A department was deleted (payload: its identifiers).', render: renderDepartments },
-  'bot.create': { description: 'A chatbot was created.', render: renderBots },
-  'bot.update': { description: 'A chatbot changed.', render: renderBots },
-  'bot.delete': { description: 'A chatbot was deleted (trashed).', render: renderBots },
-  'kb.content.indexed': { description: 'A knowledge-base content finished indexing.', render: renderContents },
+  'department.create': { description: 'A department was created.', render: renderDepartments, types: ['Department'] },
+  'department.update': { description: 'A department changed.', render: renderDepartments, types: ['Department'] },
+  'department.delete': { description: 'A department was deleted (payload: its identifiers).', render: renderDepartments, types: ['Department'] },
+  'bot.create': { description: 'A chatbot was created.', render: renderBots, types: ['Bot'] },
+  'bot.update': { description: 'A chatbot changed.', render: renderBots, types: ['Bot'] },
+  'bot.delete': { description: 'A chatbot was deleted (trashed).', render: renderBots, types: ['Bot'] },
+  'kb.content.indexed': { description: 'A knowledge-base content finished indexing.', render: renderContents, types: ['KbContent'] },
   'subscription.disabled': {
     description: 'A webhook subscription was disabled after failing (410 Gone, or failing too long).',
     render: renderDisabledSubscriptions,
+    types: ['WebhookSubscription'],
+    extra: { reason: { type: ['string', 'null'], description: 'Why it was disabled.' } },
   },
-  [anyCustomEvent]: { description: 'Every custom event (`event.emit.<NAME>`).', render: renderCustomEvents },
+  [anyCustomEvent]: { description: 'Every custom event (`event.emit.<NAME>`).', render: renderCustomEvents, types: ['CustomEvent'] },
 };
 
 /** The catalogue entry for an event name; every `event.emit.<NAME>` shares the custom-event one. */

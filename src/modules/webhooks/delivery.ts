@@ -1,9 +1,11 @@
 import type { Config } from '../../config.js';
-import type { Subscription } from '../../generated/prisma/client.js';
+import { Prisma, type Subscription } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { jobType, RetryJobError, type JobQueue } from '../../infra/job-queue.js';
+import type { Limiters } from '../../infra/rate-limit.js';
 import type { Logger } from '../../infra/logger.js';
 import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundResponse } from '../../infra/outbound.js';
 import { Batch } from './batch.js';
@@ -20,6 +22,8 @@ export const deliveryJob = jobType(
     deliveryId: z.string().min(1),
     /** A manual redelivery: one attempt, outside the retry schedule. */
     redelivery: z.boolean().optional(),
+    /** The time (ms) the subscription's `throttle` reserved for this attempt: it is not paced again. */
+    slot: z.number().optional(),
   }),
 );
 /** The first attempts of a few new deliveries to one subscription (see `WebhookSender.deliverFirst`). */
@@ -28,6 +32,32 @@ export const firstAttemptsJob = jobType('webhooks.deliver-first', z.object({ del
 export const firstAttemptsPerJob = 8;
 /** How early a retry's job may run (queues' delays and clocks across nodes are not exact). */
 const earlyAttemptToleranceMs = 1000;
+/** A throttled attempt this close to its slot waits in its job; a later one gets a job of its own, due then. */
+const throttleWaitInJobMs = 1000;
+
+/** Why an attempt failed, for the delivery log (`reason`); `error` says it in words. */
+export type FailureReason =
+  | 'http_error'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'gone'
+  | 'timeout'
+  | 'connection'
+  | 'refused'
+  | 'disabled'
+  | 'no_attempts_left';
+
+/**
+ * The delay a `Retry-After` header asks for (seconds, or an HTTP date), within [1 s, `max`];
+ * undefined when absent or unreadable.
+ */
+export function retryAfterMs(value: string | null, max: number, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(max, Math.max(1000, ms));
+}
 
 export type DeliveryJob = z.infer<typeof deliveryJob.data>;
 
@@ -38,6 +68,8 @@ export interface AttemptRecord {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** Why it failed (null for a success): see FailureReason. */
+  reason?: FailureReason | null;
   /** The first kilobyte of the response body. */
   response: string | null;
   redelivery: boolean;
@@ -75,6 +107,7 @@ export class WebhookSender {
     private queue: JobQueue,
     private config: Config,
     private logger: Logger,
+    private limiters: Limiters,
   ) {}
 
   get maxAttempts() {
@@ -100,7 +133,7 @@ export class WebhookSender {
         (SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))::int AS "automaticAttempts",
         s."id" AS "s_id", s."id_project" AS "s_id_project", s."event" AS "s_event", s."target" AS "s_target",
         s."secret" AS "s_signingSecret", s."previousSecret" AS "s_previousSigningSecret", s."previousSecretEnd" AS "s_previousSecretEnd",
-        s."hookSecret" AS "s_hookSecret",
+        s."hookSecret" AS "s_hookSecret", s."throttle" AS "s_throttle",
         s."enabled" AS "s_enabled", s."failingSince" AS "s_failingSince", s."disabledAt" AS "s_disabledAt",
         s."disabledReason" AS "s_disabledReason", s."createdBy" AS "s_createdBy", s."createdAt" AS "s_createdAt",
         s."updatedAt" AS "s_updatedAt", s."v" AS "s_v"
@@ -129,24 +162,42 @@ export class WebhookSender {
 
   /**
    * Appends attempts in place (a redelivery beside a retry keeps both) and sets each delivery's
-   * state; several records of one delivery in a batch are applied in order.
+   * state, from its attempt's outcome, only over the state that attempt started from: a success is
+   * final, and an automatic attempt's other outcome (a retry, a failure) is recorded in the log but
+   * leaves the state alone when another automatic attempt was recorded meanwhile (two copies of one
+   * delivery's job sent it at once: a sweep beside a slow first attempt). Several records of one
+   * delivery in a batch are applied in order, one statement each.
    */
   private async recordMany(records: PendingRecord[]) {
-    const merged = new Map<string, { id: string; status: string; next: string | null; attempts: AttemptRecord[] }>();
+    const rounds: PendingRecord[][] = [];
+    const seen = new Map<string, number>();
     for (const r of records) {
-      const entry = merged.get(r.id) ?? { id: r.id, status: r.status, next: null, attempts: [] };
-      entry.status = r.status;
-      entry.next = r.nextAttemptAt?.toISOString() ?? null;
-      entry.attempts.push(r.attempt);
-      merged.set(r.id, entry);
+      const round = seen.get(r.id) ?? 0;
+      seen.set(r.id, round + 1);
+      (rounds[round] ??= []).push(r);
     }
-    await this.db.$executeRaw`
-      UPDATE "WebhookDelivery" AS d
-      SET "status" = x."status", "nextAttemptAt" = x."next", "attempts" = d."attempts" || x."attempts",
-          "updatedAt" = ${new Date()}, "v" = d."v" + 1
-      FROM jsonb_to_recordset(${JSON.stringify([...merged.values()])}::jsonb)
-        AS x("id" text, "status" text, "next" timestamp(3), "attempts" jsonb)
-      WHERE d."id" = x."id"`;
+    for (const round of rounds) {
+      const rows = round.map((r) => ({
+        id: r.id,
+        status: r.status,
+        next: r.nextAttemptAt?.toISOString() ?? null,
+        attempts: [r.attempt],
+        // The automatic attempts recorded when this one started (none to check for a redelivery).
+        before: r.attempt.attempt === null || r.attempt.redelivery ? null : r.attempt.attempt - 1,
+      }));
+      // The state stays as it is: a success, or another automatic attempt recorded since this one began.
+      const keep = Prisma.sql`(d."status" = 'succeeded' OR (x."status" <> 'succeeded' AND x."before" IS NOT NULL AND x."before" <> (
+        SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))))`;
+      await this.db.$executeRaw`
+        UPDATE "WebhookDelivery" AS d
+        SET "status" = CASE WHEN ${keep} THEN d."status" ELSE x."status" END,
+            "nextAttemptAt" = CASE WHEN ${keep} THEN d."nextAttemptAt" ELSE x."next" END,
+            "attempts" = d."attempts" || x."attempts",
+            "updatedAt" = ${new Date()}, "v" = d."v" + 1
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS x("id" text, "status" text, "next" timestamp(3), "attempts" jsonb, "before" int)
+        WHERE d."id" = x."id"`;
+    }
   }
 
   /**
@@ -179,7 +230,7 @@ export class WebhookSender {
     // Gone with its subscription, or settled by an earlier copy of this job.
     if (!delivery || (!job.redelivery && delivery.status !== 'pending')) return;
     if (firstOnly && delivery.automaticAttempts > 0) return;
-    const now = new Date();
+    let now = new Date();
     // A job that comes before its attempt is due waits for it. Two jobs can carry one delivery: a
     // job queued again by the sweep (under the delivery's id) beside its first-attempts job; when
     // the first attempt then fails, its retry's job id is the one already taken, by a job due now.
@@ -192,8 +243,14 @@ export class WebhookSender {
 
     if (!subscription.enabled || (attempt !== null && attempt > this.maxAttempts)) {
       const error = subscription.enabled ? 'not sent: no attempts left' : 'not sent: the subscription is disabled';
-      await this.record(delivery.id, 'failed', null, { at: now.toISOString(), attempt, statusCode: null, durationMs: 0, error, response: null, redelivery: !!job.redelivery });
+      const reason: FailureReason = subscription.enabled ? 'no_attempts_left' : 'disabled';
+      await this.record(delivery.id, 'failed', null, { at: now.toISOString(), attempt, statusCode: null, durationMs: 0, error, reason, response: null, redelivery: !!job.redelivery });
       return;
+    }
+    if (subscription.throttle && job.slot === undefined) {
+      if (!(await this.paced(delivery.id, subscription.id, subscription.throttle, job))) return;
+      // The attempt is logged at its sending time, after its wait.
+      now = new Date();
     }
 
     // The stored payload is spliced in as JSON text: no parse and re-stringify per delivery.
@@ -214,6 +271,9 @@ export class WebhookSender {
     let outcome: Outcome;
     let response: OutboundResponse | undefined;
     let error: string | null = null;
+    let reason: FailureReason | null = null;
+    /** Asked by the target (Retry-After on 429 or 503), bounded. */
+    let askedDelayMs: number | undefined;
     const started = performance.now();
     try {
       response = await safeFetch(
@@ -222,20 +282,31 @@ export class WebhookSender {
         this.config.outbound,
       );
       if (response.status >= 200 && response.status < 300) outcome = 'succeeded';
-      else if (response.status === 410) outcome = 'gone';
-      else {
+      else if (response.status === 410) {
+        outcome = 'gone';
+        reason = 'gone';
+        error = 'HTTP 410 Gone: the target asked for no more deliveries; the subscription is disabled';
+      } else {
         outcome = 'retry';
+        reason = response.status === 429 ? 'rate_limited' : response.status === 503 ? 'unavailable' : 'http_error';
         error = `HTTP ${response.status}`;
+        if (reason !== 'http_error') {
+          askedDelayMs = retryAfterMs(response.headers.get('retry-after'), this.config.webhooks.maxRetryAfterMs, now.getTime());
+          if (askedDelayMs !== undefined) error += ` with Retry-After: next attempt in ${Math.round(askedDelayMs / 1000)} s`;
+        }
       }
     } catch (failure) {
       if (failure instanceof OutboundRefusedError) {
         outcome = 'refused';
+        reason = 'refused';
         error = `refused: ${failure.message}`;
       } else if (failure instanceof OutboundTimeoutError) {
         outcome = 'retry';
+        reason = 'timeout';
         error = `timeout: ${failure.message}`;
       } else {
         outcome = 'retry';
+        reason = 'connection';
         const code = (failure as NodeJS.ErrnoException).code;
         error = `connection: ${code ? `${code} ` : ''}${(failure as Error).message}`.trim();
       }
@@ -247,6 +318,7 @@ export class WebhookSender {
       statusCode: response?.status ?? null,
       durationMs: response?.durationMs ?? Math.round(performance.now() - started),
       error,
+      reason,
       response: response ? response.body.toString('utf8') : null,
       redelivery: !!job.redelivery,
     };
@@ -274,7 +346,7 @@ export class WebhookSender {
       // A failed redelivery leaves a delivery that is still being retried to its schedule.
       await this.record(delivery.id, delivery.status === 'pending' ? 'pending' : 'failed', delivery.nextAttemptAt, entry);
     } else if (outcome === 'retry' && attempt! < this.maxAttempts && !failingTooLong) {
-      const delayMs = this.retryDelayMs(attempt!);
+      const delayMs = askedDelayMs ?? this.retryDelayMs(attempt!);
       await this.record(delivery.id, 'pending', new Date(Date.now() + delayMs), entry);
       throw new RetryJobError(`webhook delivery ${delivery.id} attempt ${attempt} failed: ${error}`, delayMs);
     } else {
@@ -283,6 +355,25 @@ export class WebhookSender {
     if (failingTooLong) {
       await this.disable(subscription.id, subscription.id_project, `failing since ${failingSince.toISOString()}`);
     }
+  }
+
+  /**
+   * Paces the subscription's deliveries to `throttle` a second, across nodes: answers true when
+   * this attempt may go now (after waiting up to a second for its slot); otherwise the attempt has
+   * a job of its own at its slot, the delivery is due then, and this job is done with it.
+   */
+  private async paced(deliveryId: string, subscriptionId: string, throttle: number, job: DeliveryJob): Promise<boolean> {
+    const slot = await this.limiters.reserveSlot('webhook-throttle', subscriptionId, Math.ceil(1000 / throttle));
+    const wait = slot - Date.now();
+    if (wait <= throttleWaitInJobMs) {
+      if (wait > 0) await sleep(wait);
+      return true;
+    }
+    if (!job.redelivery) {
+      await this.db.webhookDelivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { nextAttemptAt: new Date(slot) } });
+    }
+    await this.queue.enqueue(deliveryJob, { ...job, slot }, { jobId: `${deliveryId}-slot-${slot}`, delayMs: wait });
+    return false;
   }
 
   private record(id: string, status: string, nextAttemptAt: Date | null, attempt: AttemptRecord) {

@@ -9,11 +9,15 @@ import {
   GraphQLSchema,
   Kind,
   type DocumentNode,
+  type FieldNode,
   type GraphQLNamedType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type { Context, ContextServices } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import { restDocument } from '../../rest/shape.js';
+import { publicKeyOf, schemeOf } from './signature.js';
 
 // Webhook payloads are records as REST returns them. A record whose module has a GraphQL type is
 // rendered through that type with the selection SOFA builds for a REST route (same depth, same
@@ -84,6 +88,14 @@ export class RecordRenderer {
     return node ? (JSON.parse(JSON.stringify(node)) as RestRecord) : null;
   }
 
+  /** The type and the selection a record of `typeName` is rendered with: what its JSON Schema is made from. */
+  selection(typeName: string): { type: GraphQLObjectType; selectionSet: SelectionSetNode } {
+    const { schema, document } = this.documentFor(typeName);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const node = operation.selectionSet.selections[0] as FieldNode;
+    return { type: schema.getQueryType()!.getFields().node.type as GraphQLObjectType, selectionSet: node.selectionSet! };
+  }
+
   private documentFor(typeName: string) {
     let entry = this.documents.get(typeName);
     if (entry) return entry;
@@ -135,9 +147,16 @@ function plain(value: unknown): unknown {
 }
 
 /** The columns of a subscription REST shows: a column added later (a secret) stays out until named here. */
-const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'createdBy', 'createdAt', 'updatedAt', 'v'];
+export const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'throttle', 'createdBy', 'createdAt', 'updatedAt', 'v'];
 
-/** A subscription as REST shows it, never with its secrets: the `hook` of every notification. */
-export function hookRecord(subscription: Record<string, unknown> & { id: string }): RestRecord {
-  return rowRecord(Object.fromEntries(hookColumns.map((column) => [column, subscription[column]])));
+/**
+ * A subscription as REST shows it, never with its secrets: the `hook` of every notification. Its
+ * signing scheme and public key are derived from its key, as the GraphQL type derives them.
+ */
+export function hookRecord(subscription: Record<string, unknown> & { id: string; signingSecret: string }): RestRecord {
+  return {
+    ...rowRecord(Object.fromEntries(hookColumns.map((column) => [column, subscription[column]]))),
+    signing: schemeOf(subscription.signingSecret),
+    publicKey: publicKeyOf(subscription.signingSecret),
+  };
 }

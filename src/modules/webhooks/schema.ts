@@ -4,6 +4,8 @@ import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { AttemptRecord } from './delivery.js';
 import type { DeliveryPage, DeliveryRecord, SubscriptionRecord, SubscriptionWithSecret } from './service.js';
+import { publicKeyOf, schemeOf } from './signature.js';
+import type { WebhookEventType } from './event-schemas.js';
 
 // `Subscription` is GraphQL's root type for subscriptions, so the webhook one is `WebhookSubscription`.
 
@@ -18,6 +20,16 @@ function subscriptionFields<T extends SubscriptionRecord>(t: PothosSchemaTypes.O
     failingSince: f.field({ type: 'DateTime', resolve: (s) => s.failingSince, description: 'Start of the current run of failures.' }),
     disabledAt: f.field({ type: 'DateTime', resolve: (s) => s.disabledAt }),
     disabledReason: f.exposeString('disabledReason'),
+    signing: f.string({
+      nullable: false,
+      description: '`hmac` (Standard Webhooks `v1`, a shared `signingSecret`) or `ed25519` (`v1a`, verified with `publicKey`).',
+      resolve: (s) => schemeOf(s.signingSecret),
+    }),
+    publicKey: f.string({
+      description: 'For `signing: ed25519`: the public key (`whpk_` + base64 of its 32 raw bytes) deliveries\' `v1a` signatures verify with. Null for hmac.',
+      resolve: (s) => publicKeyOf(s.signingSecret),
+    }),
+    throttle: f.exposeInt('throttle', { description: 'At most this many deliveries a second to the target, across nodes; null: no limit.' }),
     createdBy: f.exposeString('createdBy'),
   };
 }
@@ -39,9 +51,10 @@ const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>(
       description:
         'The value of the legacy `x-hook-secret` header of every delivery (also that header of the creation answer). It signs nothing: verify deliveries with `signingSecret`.',
     }),
-    signingSecret: t.exposeString('signingSecret', {
-      nullable: false,
-      description: 'The Standard Webhooks signing key (`whsec_...`): `new Webhook(signingSecret).verify(body, headers)`. No delivery carries it.',
+    signingSecret: t.string({
+      description:
+        'The Standard Webhooks signing key (`whsec_...`): `new Webhook(signingSecret).verify(body, headers)`. No delivery carries it. Null for `signing: ed25519`, which shares no secret (see `publicKey`).',
+      resolve: (s) => (schemeOf(s.signingSecret) === 'hmac' ? s.signingSecret : null),
     }),
     previousSecretExpiresAt: t.field({
       type: 'DateTime',
@@ -58,7 +71,12 @@ const WebhookAttempt = builder.objectRef<AttemptRecord>('WebhookAttempt').implem
     attempt: t.exposeInt('attempt', { description: 'Number among automatic attempts; null for a redelivery.' }),
     statusCode: t.exposeInt('statusCode', { description: 'HTTP status answered; null when none (refused, timeout, connection error).' }),
     durationMs: t.exposeInt('durationMs', { nullable: false }),
-    error: t.exposeString('error'),
+    error: t.exposeString('error', { description: 'Why the attempt failed, in words (status, Retry-After, timeout, connection error...).' }),
+    reason: t.string({
+      description:
+        'Why the attempt failed: `http_error`, `rate_limited` (429), `unavailable` (503), `gone` (410), `timeout`, `connection`, `refused` (an address not allowed), `disabled`, `no_attempts_left`; null for a success.',
+      resolve: (a) => a.reason ?? null,
+    }),
     response: t.exposeString('response', { description: 'The first kilobyte of the response body.' }),
     redelivery: t.exposeBoolean('redelivery', { nullable: false }),
   }),
@@ -91,12 +109,36 @@ const WebhookDeliveryPage = builder.objectRef<DeliveryPage>('WebhookDeliveryPage
   }),
 });
 
+const WebhookRecovery = builder.objectRef<{ count: number; since: Date }>('WebhookRecovery').implement({
+  fields: (t) => ({
+    count: t.exposeInt('count', { nullable: false, description: 'Failed deliveries queued to be sent again.' }),
+    since: t.field({ type: 'DateTime', nullable: false, resolve: (r) => r.since }),
+  }),
+});
+
+const WebhookEventTypeRef = builder.objectRef<WebhookEventType>('WebhookEventType').implement({
+  description: 'An event a subscription may ask for, with the JSON Schema (2020-12) of its notification body.',
+  fields: (t) => ({
+    event: t.exposeString('event', { nullable: false }),
+    description: t.exposeString('description', { nullable: false }),
+    schema: t.field({ type: 'JSON', nullable: false, resolve: (e) => e.schema }),
+  }),
+});
+
 const projectAndId = (arg: ArgBuilder<Types>) => ({
   project_id: arg.string({ required: true }),
   id: arg.string({ required: true }),
 });
 
 builder.queryFields((t) => ({
+  webhookEvents: t.field({
+    type: [WebhookEventTypeRef],
+    nullable: false,
+    description:
+      'The event catalogue: every event type with the JSON Schema of its notification body ({timestamp, payload, hook}), made from the presenter deliveries are rendered with.',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.services.webhooks.eventTypes(),
+  }),
   webhookSubscriptions: t.field({
     type: [WebhookSubscription],
     nullable: false,
@@ -130,7 +172,13 @@ builder.mutationFields((t) => ({
   createWebhookSubscription: t.field({
     type: WebhookSubscriptionWithSecret,
     nullable: false,
-    args: { project_id: t.arg.string({ required: true }), event: t.arg.string(), target: t.arg.string() },
+    args: {
+      project_id: t.arg.string({ required: true }),
+      event: t.arg.string(),
+      target: t.arg.string(),
+      signing: t.arg.string({ description: '`hmac` (default: `v1` signatures with `signingSecret`) or `ed25519` (`v1a` signatures, verified with `publicKey`).' }),
+      throttle: t.arg.int({ description: 'At most this many deliveries a second (1 to 10000), across nodes.' }),
+    },
     authScopes: minRole('admin'),
     resolve: async (_root, { project_id, ...input }, ctx) =>
       ctx.services.webhooks.create(project_id, (await ctx.principal())!.userId, definedArgs(input)),
@@ -138,9 +186,31 @@ builder.mutationFields((t) => ({
   updateWebhookSubscription: t.field({
     type: WebhookSubscription,
     nullable: false,
-    args: { ...projectAndId(t.arg), event: t.arg.string(), target: t.arg.string(), enabled: t.arg.boolean() },
+    args: {
+      ...projectAndId(t.arg),
+      event: t.arg.string(),
+      target: t.arg.string(),
+      enabled: t.arg.boolean(),
+      throttle: t.arg.int({ description: 'Deliveries a second at most; null removes the limit.' }),
+    },
     authScopes: minRole('admin'),
-    resolve: (_root, { project_id, id, ...input }, ctx) => ctx.services.webhooks.update(project_id, id, definedArgs(input)),
+    resolve: (_root, { project_id, id, ...input }, ctx) => ctx.services.webhooks.update(project_id, id, definedArgs(input, ['throttle'])),
+  }),
+  enableWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    nullable: false,
+    description: 'Re-enables a disabled subscription (after a 410, failing too long, or by hand) with a clean record: events from now on are delivered.',
+    args: projectAndId(t.arg),
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.webhooks.enable(args.project_id, args.id),
+  }),
+  recoverWebhookDeliveries: t.field({
+    type: WebhookRecovery,
+    nullable: false,
+    description: 'Sends again every delivery of the subscription that failed since `since` (one attempt each, same `webhook-id`, paced by its throttle); answers how many.',
+    args: { ...projectAndId(t.arg), since: t.arg.string({ description: 'An ISO 8601 date, or milliseconds since the epoch as text.' }) },
+    authScopes: minRole('admin'),
+    resolve: (_root, { project_id, id, ...input }, ctx) => ctx.services.webhooks.recover(project_id, id, definedArgs(input)),
   }),
   deleteWebhookSubscription: t.field({
     type: WebhookSubscription,
@@ -168,11 +238,15 @@ builder.mutationFields((t) => ({
 }));
 
 export const routes: RestRoutes = {
+  // A fixed path, matched before `/:project_id/events` (literal segments first).
+  'Query.webhookEvents': { method: 'GET', path: '/webhooks/events' },
+  'Mutation.enableWebhookSubscription': { method: 'POST', path: '/:project_id/subscriptions/:id/enable' },
+  'Mutation.recoverWebhookDeliveries': { method: 'POST', path: '/:project_id/subscriptions/:id/recover' },
   'Query.webhookSubscriptions': { method: 'GET', path: '/:project_id/subscriptions' },
   'Query.webhookSubscription': { method: 'GET', path: '/:project_id/subscriptions/:id' },
   'Query.webhookDeliveries': { method: 'GET', path: '/:project_id/subscriptions/:id/deliveries' },
   'Mutation.createWebhookSubscription': { method: 'POST', path: '/:project_id/subscriptions' },
-  'Mutation.updateWebhookSubscription': { method: 'PUT', path: '/:project_id/subscriptions/:id' },
+  'Mutation.updateWebhookSubscription': { method: 'PUT', path: '/:project_id/subscriptions/:id', keepsNull: ['throttle'] },
   'Mutation.deleteWebhookSubscription': { method: 'DELETE', path: '/:project_id/subscriptions/:id' },
   'Mutation.rotateWebhookSubscriptionSecret': { method: 'POST', path: '/:project_id/subscriptions/:id/rotate' },
   'Mutation.redeliverWebhook': { method: 'POST', path: '/:project_id/subscriptions/:id/deliveries/:delivery_id/redeliver' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { conflict, notFound, parseInput } from '../../errors.js';
+import { badInput, conflict, notFound, parseInput } from '../../errors.js';
+import { targetRefusal } from '../../infra/outbound.js';
 import type { Db } from '../../infra/database.js';
 import type { EventBus } from '../../infra/event-bus.js';
 import type { EventLog } from '../../infra/event-log.js';
@@ -9,10 +10,12 @@ import type { Logger } from '../../infra/logger.js';
 import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
 import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
-import { deliveryJob, WebhookSender, type DeliveryJob } from './delivery.js';
+import { deliveryJob, WebhookSender } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
 import type { RecordRenderer } from './render.js';
-import { newHookSecret, newSecret } from './signature.js';
+import { newHookSecret, newSecret, schemeOf } from './signature.js';
+import { webhookEventTypes, type WebhookEventType } from './event-schemas.js';
+import type { Limiters } from '../../infra/rate-limit.js';
 
 export type SubscriptionRecord = Subscription;
 /** A subscription as returned by creation and rotation: the only times its secrets are shown. */
@@ -45,8 +48,23 @@ const target = z
     }
   }, 'must be an absolute http(s) URL without credentials');
 
-const createInput = z.object({ event: eventName, target });
-const updateInput = z.object({ event: eventName.optional(), target: target.optional(), enabled: z.boolean().optional() });
+/** Deliveries a second, at most, to the subscription's target (null: no limit). */
+const throttle = z.number().int('must be a whole number of deliveries a second').min(1, 'must be 1 to 10000').max(10_000, 'must be 1 to 10000').nullable();
+
+const createInput = z.object({
+  event: eventName,
+  target,
+  signing: z.enum(['hmac', 'ed25519'], { message: 'must be hmac or ed25519' }).default('hmac'),
+  throttle: throttle.optional(),
+});
+const updateInput = z.object({ event: eventName.optional(), target: target.optional(), enabled: z.boolean().optional(), throttle: throttle.optional() });
+const recoverInput = z.object({
+  since: z
+    .union([z.string(), z.number()], { message: 'must be a date (ISO 8601) or a time in milliseconds' })
+    .transform((value) => new Date(typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value))
+    .refine((date) => !Number.isNaN(date.getTime()), 'must be a date (ISO 8601) or a time in milliseconds')
+    .refine((date) => date.getTime() <= Date.now(), 'must not be in the future'),
+});
 const deliveriesInput = listingInput(['createdAt'], 'createdAt').extend({
   status: z.enum(['pending', 'succeeded', 'failed'], { message: 'must be pending, succeeded or failed' }).optional(),
 });
@@ -70,9 +88,19 @@ export class WebhookService {
     private config: Config,
     logger: Logger,
     records: RecordRenderer,
+    limiters: Limiters,
   ) {
-    this.sender = new WebhookSender(db, events, queue, config, logger);
+    this.sender = new WebhookSender(db, events, queue, config, logger, limiters);
     this.dispatcher = new WebhookDispatcher(db, bus, queue, config, logger, () => ({ db, records }));
+    this.records = records;
+  }
+
+  private records: RecordRenderer;
+  private catalogueTypes: WebhookEventType[] | undefined;
+
+  /** The event catalogue with each event's JSON Schema (made once: the schema does not change while running). */
+  eventTypes(): WebhookEventType[] {
+    return (this.catalogueTypes ??= webhookEventTypes(this.records));
   }
 
   /** The dispatcher, run beside the workers. */
@@ -92,9 +120,18 @@ export class WebhookService {
 
   async create(projectId: string, userId: string, input: unknown): Promise<SubscriptionWithSecret> {
     const data = parseInput(createInput, input);
+    await this.checkTarget(data.target);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const created = await tx.subscription.create({
-        data: { id_project: projectId, event: data.event, target: data.target, signingSecret: newSecret(), hookSecret: newHookSecret(), createdBy: userId },
+        data: {
+          id_project: projectId,
+          event: data.event,
+          target: data.target,
+          signingSecret: newSecret(data.signing),
+          hookSecret: newHookSecret(),
+          throttle: data.throttle ?? null,
+          createdBy: userId,
+        },
       });
       await emit({ projectId, name: 'subscription.create', subject: created.id, payload: { event: created.event } });
       return created;
@@ -106,12 +143,14 @@ export class WebhookService {
   async update(projectId: string, id: string, input: unknown) {
     const data = parseInput(updateInput, input);
     await this.get(projectId, id);
+    if (data.target !== undefined) await this.checkTarget(data.target);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.subscription.update({
         where: { id },
         data: {
           event: data.event,
           target: data.target,
+          throttle: data.throttle,
           // Enabling again starts with a clean record.
           ...(data.enabled === true ? { enabled: true, activeSince: new Date(), failingSince: null, disabledAt: null, disabledReason: null } : {}),
           ...(data.enabled === false ? { enabled: false, disabledAt: new Date(), disabledReason: 'disabled by a teammate' } : {}),
@@ -143,7 +182,8 @@ export class WebhookService {
       const saved = await tx.subscription.update({
         where: { id },
         data: {
-          signingSecret: newSecret(),
+          // A key of the same kind: an ed25519 subscription stays one.
+          signingSecret: newSecret(schemeOf(current.signingSecret)),
           previousSigningSecret: current.signingSecret,
           previousSecretEnd: new Date(Date.now() + rotationOverlapMs),
         },
@@ -166,15 +206,59 @@ export class WebhookService {
     return { count, page: listing.page, limit: listing.limit, deliveries };
   }
 
-  /** Sends a past delivery again now, as one more attempt with the same `webhook-id`. */
+  /**
+   * Sends a past delivery again now, as one more attempt with the same `webhook-id`, and answers
+   * the delivery once that attempt is made: its outcome is the last of `attempts` (at most
+   * WEBHOOK_TIMEOUT_MS later).
+   */
   async redeliver(projectId: string, id: string, deliveryId: string) {
     const subscription = await this.get(projectId, id);
     if (!subscription.enabled) throw conflict('the subscription is disabled: enable it before redelivering');
     const delivery = await this.db.webhookDelivery.findFirst({ where: { id: deliveryId, subscriptionId: id, id_project: projectId } });
     if (!delivery) throw notFound('delivery');
-    const job: DeliveryJob = { deliveryId, redelivery: true };
-    await this.queue.enqueue(deliveryJob, { ...job }, { jobId: `${deliveryId}-redelivery-${Date.now()}` });
-    return delivery;
+    await this.sender.deliver({ deliveryId, redelivery: true });
+    return (await this.db.webhookDelivery.findFirst({ where: { id: deliveryId, id_project: projectId } })) ?? delivery;
+  }
+
+  /** A target the outbound policy refuses (loopback, private, metadata addresses...) is refused when saved, with the reason. */
+  private async checkTarget(target: string) {
+    const refusal = await targetRefusal(target, this.config.outbound);
+    if (refusal) throw badInput('target', `target: refused: ${refusal}`);
+  }
+
+  /** Enables a disabled subscription again, with a clean record: events from now on are delivered. */
+  enable(projectId: string, id: string) {
+    return this.update(projectId, id, { enabled: true });
+  }
+
+  /**
+   * Sends again every delivery of the subscription that failed since `since` (Svix's recover): one
+   * attempt each, as a redelivery, paced by the subscription's throttle. Answers how many.
+   */
+  async recover(projectId: string, id: string, input: unknown) {
+    const { since } = parseInput(recoverInput, input);
+    const subscription = await this.get(projectId, id);
+    if (!subscription.enabled) throw conflict('the subscription is disabled: enable it before recovering its deliveries');
+    const stamp = Date.now();
+    let count = 0;
+    let after = '';
+    for (;;) {
+      const failed = await this.db.webhookDelivery.findMany({
+        where: { id_project: projectId, subscriptionId: id, status: 'failed', createdAt: { gte: since }, id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: 500,
+        select: { id: true },
+      });
+      if (!failed.length) break;
+      after = failed[failed.length - 1].id;
+      await this.queue.enqueueMany(
+        deliveryJob,
+        failed.map((d) => ({ data: { deliveryId: d.id, redelivery: true }, options: { jobId: `${d.id}-recover-${stamp}` } })),
+      );
+      count += failed.length;
+      if (failed.length < 500) break;
+    }
+    return { count, since };
   }
 
   /** Lets every dispatcher (this node's and the others') follow the project's events. */

@@ -74,12 +74,16 @@ function describeRoute(schema: GraphQLSchema, route: DocumentedRoute, collector:
   for (const arg of args) {
     if (inPath.includes(arg.name)) continue;
     const required = isNonNullType(arg.type) && arg.defaultValue === undefined;
+    const named = getNullableType(arg.type);
     if (hasBody(route.method) || bodyOnly.includes(arg.name)) {
       bodyProperties[arg.name] = withDescription(collector.input(arg.type), arg.description);
       if (required) bodyRequired.push(arg.name);
+      if (route.config?.queryToo?.includes(arg.name)) {
+        const also = 'Accepted in the query string (as the spec sends it) or in the JSON body.';
+        parameters.push({ name: arg.name, in: 'query', required: false, schema: collector.input(named), description: arg.description ? `${arg.description} ${also}` : also });
+      }
       continue;
     }
-    const named = getNullableType(arg.type);
     parameters.push({
       name: arg.name,
       in: 'query',

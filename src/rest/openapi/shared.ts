@@ -12,8 +12,9 @@ export const errorBodySchema: JsonSchema = {
     code: { type: 'string', enum: [...Object.keys(errorStatus), 'INTERNAL_SERVER_ERROR'], description: 'Stable; clients branch on it.' },
     message: { type: 'string', description: 'Names the field first when one is at fault (`email: is required`).' },
     field: { type: 'string', description: 'The input field at fault, when there is one.' },
+    request_id: { type: 'string', description: 'The `x-request-id` of the call, to quote when reporting it (the server\'s log lines carry it too).' },
   },
-  required: ['success', 'code', 'message'],
+  required: ['success', 'code', 'message', 'request_id'],
 };
 
 const errorWhen: Record<string, [name: string, when: string]> = {

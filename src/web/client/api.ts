@@ -21,6 +21,9 @@ export function setApiBase(origin: string) {
   base = origin;
 }
 
+/** The origin of the server (where /v3 and /graphql are). */
+export const apiBase = () => base;
+
 const endpoint = () => new URL('/graphql', base);
 
 /** A root field is null only beside an error, which `request` throws: answered data has every root field. */

@@ -16,7 +16,8 @@ import type { RoutingService } from '../../routing/service.js';
 import { botSender, isBotSender } from '../identity.js';
 import { externalBotJob } from '../jobs.js';
 import { chatbotParameters, withChatbotParameters } from '../parameters.js';
-import { pendingForm, respond, type BotReply } from './dialog.js';
+import { botParticipants } from '../../requests/participants.js';
+import { pendingForm, respond, startCommand, type BotReply } from './dialog.js';
 import { ExternalBotSender } from './external.js';
 import { knowledgeAnswer } from './kb-answer.js';
 import { IntentIndexCache } from './matcher.js';
@@ -55,6 +56,17 @@ const mayNeedAnswer = (event: LoggedEvent) =>
   event.payload.hidden !== true &&
   !isBotSender(String(event.payload.sender ?? ''));
 
+/**
+ * Bots that joined a conversation under way (re-routed to their department, added by hand, routed
+ * again on reopening). A preflight request routed by its first message is not one: that message
+ * gets the bots' turn as any other does.
+ */
+function botsJoining(event: LoggedEvent): string[] {
+  if (event.name !== 'request.update' || !Array.isArray(event.payload.added)) return [];
+  if (Array.isArray(event.payload.fields) && event.payload.fields.includes('preflight')) return [];
+  return botParticipants(event.payload.added.map(String));
+}
+
 export class BotEngine {
   readonly external: ExternalBotSender;
   private db: Db;
@@ -77,6 +89,13 @@ export class BotEngine {
     this.logger = infra.logger;
     this.sweepSettings = infra.config.bots;
     infra.eventLog.onCommit((event) => {
+      const joined = botsJoining(event);
+      if (joined.length) {
+        this.onBotsJoined(event.projectId, String(event.payload.request_id), joined).catch((error) =>
+          this.logger.error({ err: error, request: event.payload.request_id }, 'a bot could not greet a conversation it joined'),
+        );
+        return;
+      }
       if (!mayNeedAnswer(event)) return;
       // Written while no bot took part in the request: nothing to answer, and nothing to read to know it.
       if (this.conversations.messages.writtenWithoutBots(event)) return;
@@ -154,13 +173,64 @@ export class BotEngine {
    * hidden, from a bot, or from anyone but the end user who opened the request (agents included).
    */
   onMessageCreated(projectId: string, requestId: string, messageId: string, { recovering = false } = {}): Promise<void> {
+    return this.inTurn(projectId, requestId, () => this.answer(projectId, requestId, messageId, recovering));
+  }
+
+  /**
+   * Bots joined request `requestId` while it was under way: each greets (its start intent), then
+   * answers the end user's last message on its merits when nobody answered it yet, as it would
+   * have had it been there.
+   */
+  onBotsJoined(projectId: string, requestId: string, botIds: string[]): Promise<void> {
+    return this.inTurn(projectId, requestId, () => this.welcome(projectId, requestId, botIds));
+  }
+
+  /** Runs `work` after the request's turns in progress: a conversation's turns are taken in order. */
+  private inTurn(projectId: string, requestId: string, work: () => Promise<void>): Promise<void> {
     const key = `${projectId}:${requestId}`;
-    const turn = (this.turns.get(key) ?? Promise.resolve()).then(() => this.answer(projectId, requestId, messageId, recovering));
+    const turn = (this.turns.get(key) ?? Promise.resolve()).then(work);
     const settled = turn.catch(() => {}).finally(() => {
       if (this.turns.get(key) === settled) this.turns.delete(key);
     });
     this.turns.set(key, settled);
     return turn;
+  }
+
+  private async welcome(projectId: string, requestId: string, botIds: string[]) {
+    const request = await this.db.request.findUnique({
+      where: { id_project_request_id: { id_project: projectId, request_id: requestId } },
+    });
+    const present = botIds.filter((id) => request?.participatingBots.includes(id));
+    if (!request || !present.length || !isOpen(request.status)) return;
+    const [requester, latest, bots] = await Promise.all([
+      this.conversations.requests.requesterUserId(this.db, request),
+      this.db.message.findMany({
+        where: { id_project: projectId, request_id: requestId, hidden: false },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: 20,
+      }),
+      this.db.bot.findMany({ where: { id: { in: present }, id_project: projectId, trashed: false } }),
+    ]);
+    // The last word (notices for the agents aside): unanswered when it is the end user's.
+    const last = latest.find((m) => !isHidden(attributesOf(m.attributes)));
+    const unanswered = last && last.sender === requester ? last : null;
+    for (const bot of bots) {
+      if (bot.type === 'external') {
+        if (unanswered) await this.queue.enqueue(externalBotJob, { projectId, botId: bot.id, messageId: unanswered.id }, { jobId: `${bot.id}-${unanswered.id}` });
+        continue;
+      }
+      const actor: Actor = { userId: botSender(bot.id), fullname: bot.name, member: null };
+      const index = await this.intentsOf(bot);
+      const greeting = await respond(index, { text: startCommand, first: true, pending: null, parameters: chatbotParameters(request.attributes) });
+      for (const reply of greeting.replies) await this.post(request, actor, null, reply);
+      if (unanswered) await this.answerAsInternal(bot, request, unanswered, [], { first: false });
+    }
+    // Answered: the sweep leaves it alone.
+    if (unanswered) await this.db.botTurn.createMany({ data: [{ messageId: unanswered.id, id_project: projectId }], skipDuplicates: true });
+  }
+
+  private intentsOf(bot: Bot) {
+    return this.indexes.get(bot.id, bot.v, () => this.db.intent.findMany({ where: { id_faq_kb: bot.id } }));
   }
 
   /**
@@ -215,26 +285,27 @@ export class BotEngine {
     }
   }
 
-  private async answerAsInternal(bot: Bot, request: Request, message: Message, recent: RecentMessage[]) {
+  /** `first`: whether the bot has not spoken in the request yet (by default, when it has no recent message). */
+  private async answerAsInternal(bot: Bot, request: Request, message: Message, recent: RecentMessage[], { first = !recent.length } = {}) {
     const actor: Actor = { userId: botSender(bot.id), fullname: bot.name, member: null };
     if (await this.loopGuardTripped(request, actor, message, recent)) return;
-    const index = await this.indexes.get(bot.id, bot.v, () => this.db.intent.findMany({ where: { id_faq_kb: bot.id } }));
+    const index = await this.intentsOf(bot);
     const parameters = chatbotParameters(request.attributes);
     const knowledge = this.qa && knowledgeAnswer(this.qa, bot, this.logger);
-    const turn = await respond(index, { text: message.text, first: !recent.length, pending: pendingForm(recent[0]?.attributes), parameters }, knowledge);
-    if (turn.parameters) await this.storeParameters(request, turn.parameters);
+    const turn = await respond(index, { text: message.text, first, pending: pendingForm(recent[0]?.attributes), parameters }, knowledge);
+    if (turn.parameters) await this.storeParameters(request, actor, turn.parameters);
     for (const reply of turn.replies) await this.post(request, actor, message, reply);
     if (turn.action === 'agent') await this.handOff(request, actor, message);
     if (turn.action === 'close') await this.close(request, actor);
   }
 
-  /** A bot message; `inReplyTo` tells clients which end-user message it answers. */
-  private post(request: Request, actor: Actor, message: Message, reply: BotReply) {
+  /** A bot message; `inReplyTo` tells clients which end-user message it answers (a greeting answers none). */
+  private post(request: Request, actor: Actor, message: Message | null, reply: BotReply) {
     return this.conversations.messages.post(request.id_project, actor, request.request_id, {
       text: reply.text,
       // Intent answers are written in the microlanguage (buttons, images, \split): expanded unless the
       // reply says otherwise (a knowledge-base passage is quoted as it is).
-      attributes: { microlanguage: true, ...reply.attributes, inReplyTo: message.id },
+      attributes: { microlanguage: true, ...reply.attributes, ...(message ? { inReplyTo: message.id } : {}) },
     });
   }
 
@@ -249,11 +320,14 @@ export class BotEngine {
     return true;
   }
 
-  private storeParameters(request: Request, values: Record<string, string>) {
-    return this.conversations.requests.change(request.id_project, request.request_id, null, async (_tx, current) => ({
-      data: { attributes: withChatbotParameters(current.attributes, values) as object },
-      fields: ['attributes'],
-    }));
+  private storeParameters(request: Request, actor: Actor, values: Record<string, string>) {
+    return this.conversations.requests.change(
+      request.id_project,
+      request.request_id,
+      null,
+      async (_tx, current) => ({ data: { attributes: withChatbotParameters(current.attributes, values) as object }, fields: ['attributes'] }),
+      actor.userId,
+    );
   }
 
   /**
@@ -277,8 +351,12 @@ export class BotEngine {
 
   private close(request: Request, actor: Actor) {
     const { requests } = this.conversations;
-    return requests.change(request.id_project, request.request_id, null, (tx, current) =>
-      isOpen(current.status) ? requests.closing(tx, current, actor.userId) : Promise.resolve(null),
+    return requests.change(
+      request.id_project,
+      request.request_id,
+      null,
+      (tx, current) => (isOpen(current.status) ? requests.closing(tx, current, actor.userId) : Promise.resolve(null)),
+      actor.userId,
     );
   }
 }

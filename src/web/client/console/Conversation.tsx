@@ -1,29 +1,60 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { request, subscribe } from '../api.js';
 import type { ConsoleConversationQuery } from '../gql/graphql.js';
+import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
-import { AddNote, AddTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { usePageVisible, useReceipts } from '../shared/receipts.js';
+import { typingLine, useTyping } from '../shared/typing.js';
+import { AddNote, AddTag, MarkSeen, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { useProjectEvents } from './live.js';
+import { ContactPanel } from './Contact.js';
+import type { View } from './router.js';
 import { useSession } from './session.js';
 
 type Details = NonNullable<ConsoleConversationQuery['request']>;
 
+/** Messages and what happened to the conversation, in the order they happened (the first opening is the first message itself). */
+function withTimeline(messages: ChatMessage[], timeline: Array<{ seq: number; at: string; text: string; name?: string }>) {
+  const at = (item: ChatMessage | { at: string }) => ('at' in item ? Date.parse(item.at) : Number(item.attributes?.clienttimestamp ?? Date.parse(item.createdAt)));
+  const events = timeline.filter((e, k) => !(k === 0 && e.name === 'request.create'));
+  return [...messages, ...events].sort((a, b) => at(a) - at(b));
+}
+
+const statusLabel = (status: number) => (status === 100 ? 'Unassigned' : status === 200 ? 'Open, served' : status === 1000 ? 'Closed' : `Status ${status}`);
+
 /** One conversation: its messages live, the reply box, and what an agent does to it. */
-export function Conversation({ projectId, requestId }: { projectId: string; requestId: string }) {
+export function Conversation({ projectId, requestId, view, onBack }: { projectId: string; requestId: string; view: View; onBack: () => void }) {
   const { token, live, userId } = useSession();
   const [details, setDetails] = useState<Details | null>(null);
+  const [timeline, setTimeline] = useState<Array<{ seq: number; at: string; text: string }>>([]);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [draft, setDraft] = useState('');
   const [note, setNote] = useState('');
   const [tag, setTag] = useState('');
-  const [canned, setCanned] = useState<Array<{ _id: string; title: string }>>([]);
-  const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
+  const [canned, setCanned] = useState<Array<{ _id: string; title: string; text?: string | null }>>([]);
+  const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string; id_bot?: string | null }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pick, setPick] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const { typists, keyPressed, stopped, spoke } = useTyping({ client: live, token, projectId, requestId, me: userId, enabled: true });
+  useReceipts({ messages, me: userId, token, projectId, requestId, seeing: pageVisible });
+  // Read up to now while the conversation is on screen: its unread count (in the inbox) clears.
+  const lastFromOthers = [...messages].reverse().find((m) => m.sender !== userId)?._id;
+  useEffect(() => {
+    if (!pageVisible) return;
+    request(MarkSeen, { project: projectId, request: requestId }, token).then(() => window.dispatchEvent(new Event('console:seen')), () => {});
+  }, [projectId, requestId, token, pageVisible, lastFromOthers]);
 
   const load = useCallback(() => {
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
       (r) => {
         setDetails(r.request);
+        setTimeline(r.requestTimeline ?? []);
         setMessages((m) => merged(m, r.messages));
       },
       (e: Error) => setError(e.message),
@@ -36,11 +67,16 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
     // Subscribed first, then read: nothing falls between the two (the merge drops duplicates).
     const off = subscribe(live, MessageEvents, { project: projectId, request: requestId }, (d) => d.requestMessages.seq, (d) => {
       const message = d.requestMessages.message;
-      if (message) setMessages((m) => merged(m, [message]));
+      if (!message) return;
+      setMessages((m) => merged(m, [message]));
+      spoke(message.sender);
     }, load);
     load();
     return off;
   }, [live, projectId, requestId, load]);
+
+  // Someone else assigning, re-routing, closing or a visitor rating shows here at once.
+  useProjectEvents(projectId, (name) => name.startsWith('request.'), load);
 
   useEffect(() => {
     request(CannedResponses, { project: projectId }, token).then((r) => setCanned(r.cannedResponses), () => {});
@@ -60,13 +96,32 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
     list.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
   }, [messages.length]);
 
-  async function act(run: () => Promise<unknown>) {
+  async function act(run: () => Promise<unknown>, done?: string) {
     setError(null);
+    setNotice(null);
     try {
       await run();
+      if (done) setNotice(done);
       load();
     } catch (e) {
       setError((e as Error).message);
+    }
+  }
+
+  async function attach(file: File) {
+    setError(null);
+    const refused = await refusal(file).catch(() => null);
+    if (refused) return setError(refused);
+    setProgress({ name: file.name, fraction: 0 });
+    try {
+      const uploaded = await upload(projectId, token, file, (fraction) => setProgress({ name: file.name, fraction }));
+      const message = attachmentMessage(file, uploaded);
+      const r = await request(Reply, { project: projectId, request: requestId, text: message.text, type: message.type, metadata: message.metadata, attributes: { clienttimestamp: Date.now() } }, token);
+      setMessages((m) => merged(m, [r.sendMessage]));
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setProgress(null);
     }
   }
 
@@ -75,6 +130,7 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
     const text = draft.trim();
     if (!text) return;
     setDraft('');
+    stopped();
     await act(async () => {
       const r = await request(Reply, { project: projectId, request: requestId, text, attributes: { clienttimestamp: Date.now() } }, token);
       setMessages((m) => merged(m, [r.sendMessage]));
@@ -85,14 +141,40 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
     if (!id) return;
     const r = await request(RenderCanned, { project: projectId, id, request: requestId }, token);
     setDraft(r.renderCannedResponse.text);
+    setPick(0);
+    document.querySelector<HTMLTextAreaElement>('#reply-text')?.focus();
   }
+
+  // "/" at the start of the reply box lists the canned responses whose title starts with what follows.
+  const slash = draft.startsWith('/') ? draft.slice(1).toLowerCase() : null;
+  const matching = slash === null ? [] : canned.filter((c) => c.title.toLowerCase().includes(slash)).slice(0, 8);
 
   const closed = details?.status === 1000;
   const mine = details?.participatingAgents.includes(userId);
+  const tags = Array.isArray(details?.tags) ? (details.tags as Array<{ tag?: string; color?: string }>) : [];
+  const assignees = details?.agents.map((a) => a.id_user?.fullName || a.id_user?.email || a._id) ?? [];
 
   return (
-    <section className="conversation" aria-label="Conversation">
+    <section
+      className={`conversation${dragging ? ' dragging' : ''}`}
+      aria-label="Conversation"
+      onDragOver={(e) => {
+        if (closed) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        const file = e.dataTransfer.files?.[0];
+        if (file) void attach(file);
+      }}
+    >
       <header className="conversation-header">
+        <button type="button" className="back link" onClick={onBack}>
+          ← Inbox
+        </button>
         <h2>
           {details?.lead?.fullname || 'Visitor'} <span className="ticket">#{details?.ticket_id}</span>
         </h2>
@@ -103,8 +185,10 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
               value=""
               onChange={(e) => {
                 const [kind, id] = e.target.value.split(':');
-                if (kind === 'agent') void act(() => request(AssignTo, { project: projectId, request: requestId, participants: [id] }, token));
-                if (kind === 'department') void act(() => request(RouteToDepartment, { project: projectId, request: requestId, department: id }, token));
+                const agent = targets.agents.find((a) => a.id === id);
+                const department = targets.departments.find((d) => d._id === id);
+                if (kind === 'agent') void act(() => request(AssignTo, { project: projectId, request: requestId, participants: [id] }, token), `Assigned to ${agent?.name}`);
+                if (kind === 'department') void act(() => request(RouteToDepartment, { project: projectId, request: requestId, department: id }, token), `Routed to ${department?.name}`);
               }}
             >
               <option value="">Assign to…</option>
@@ -125,24 +209,32 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
             </select>
           )}
           {!closed && !mine && (
-            <button type="button" onClick={() => act(() => request(Take, { project: projectId, request: requestId }, token))}>
+            <button type="button" onClick={() => act(() => request(Take, { project: projectId, request: requestId }, token), 'You took the conversation')}>
               Take
             </button>
           )}
           {closed ? (
-            <button type="button" onClick={() => act(() => request(Reopen, { project: projectId, request: requestId }, token))}>
+            <button type="button" onClick={() => act(() => request(Reopen, { project: projectId, request: requestId }, token), 'Reopened')}>
               Reopen
             </button>
           ) : (
-            <button type="button" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token))}>
+            <button type="button" data-action="close" onClick={() => act(() => request(Close, { project: projectId, request: requestId }, token), 'Closed')}>
               Close
             </button>
           )}
         </div>
       </header>
       {error && <p role="alert" className="error">{error}</p>}
+      {notice && !error && <p role="status" className="notice">{notice}</p>}
       <ol className="messages" ref={list} aria-live="polite" aria-label="Messages" data-testid="messages">
-        {messages.map((m) => {
+        {withTimeline(messages, timeline).map((item) => {
+          if ('seq' in item)
+            return (
+              <li key={`event-${item.seq}-${item.text}`} className="timeline-entry" data-testid="timeline">
+                {item.text} · <time dateTime={item.at}>{new Date(item.at).toLocaleTimeString()}</time>
+              </li>
+            );
+          const m = item;
           const hidden = m.attributes?.subtype === 'info' || m.attributes?.hidden === true;
           return (
             <li key={m._id} className={`message ${m.sender === userId ? 'mine' : 'theirs'}${hidden ? ' hidden' : ''}`} data-testid="message">
@@ -150,8 +242,12 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
                 {m.senderFullname || m.sender}
                 {hidden ? ' (hidden from the visitor)' : ''}
               </span>
-              {m.type === 'image' && m.metadata?.src && <img src={m.metadata.src} alt={m.text || 'image'} />}
-              {m.text && <span className="text">{m.text}</span>}
+              {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? <Attachment message={m} token={token} prefix="" /> : m.text && <span className="text">{m.text}</span>}
+              {m.sender === userId && (
+                <span className={`receipt${(m.status ?? 0) >= 300 ? ' seen' : ''}`} aria-label={receiptText(m.status ?? 200).label} title={receiptText(m.status ?? 200).label}>
+                  {receiptText(m.status ?? 200).mark}
+                </span>
+              )}
               {buttonsOf(m).length > 0 && (
                 <span className="buttons" aria-label="Buttons offered">
                   {buttonsOf(m).map((b, i) => (
@@ -165,8 +261,32 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
           );
         })}
       </ol>
+      <div className="live-line">
+        {typingLine(typists) && (
+          <span role="status" data-testid="typing">
+            {typingLine(typists)}
+          </span>
+        )}
+        {progress && (
+          <span role="status">
+            Uploading {progress.name} <progress max={1} value={progress.fraction} aria-label={`Uploading ${progress.name}`} />
+          </span>
+        )}
+      </div>
       {!closed && (
         <form className="reply" onSubmit={send}>
+          <input
+            ref={picker}
+            type="file"
+            className="visually-hidden"
+            aria-label="Attach a file"
+            tabIndex={-1}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void attach(file);
+            }}
+          />
           <label htmlFor="canned">Canned response</label>
           <select id="canned" value="" onChange={(e) => void useCanned(e.target.value)}>
             <option value="">Insert…</option>
@@ -182,22 +302,94 @@ export function Conversation({ projectId, requestId }: { projectId: string; requ
           <textarea
             id="reply-text"
             value={draft}
-            onChange={(e) => setDraft(e.target.value)}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              if (e.target.value) keyPressed();
+            }}
             placeholder="Reply to the visitor…"
             rows={2}
+            aria-autocomplete="list"
+            aria-controls={matching.length ? 'canned-matches' : undefined}
             onKeyDown={(e) => {
+              if (matching.length && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+                e.preventDefault();
+                setPick((k) => (k + (e.key === 'ArrowDown' ? 1 : matching.length - 1)) % matching.length);
+                return;
+              }
+              if (matching.length && e.key === 'Enter') {
+                e.preventDefault();
+                void useCanned(matching[Math.min(pick, matching.length - 1)]._id);
+                return;
+              }
+              if (e.key === 'Escape' && slash !== null) {
+                setDraft('');
+                return;
+              }
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
                 e.currentTarget.form?.requestSubmit();
               }
             }}
           />
-          <button type="submit">Send</button>
+          {matching.length > 0 && (
+            <ul id="canned-matches" role="listbox" aria-label="Canned responses" className="canned-matches">
+              {matching.map((c, k) => (
+                <li key={c._id} role="option" aria-selected={k === Math.min(pick, matching.length - 1)} onMouseDown={(e) => (e.preventDefault(), void useCanned(c._id))}>
+                  <strong>/{c.title}</strong> {c.text}
+                </li>
+              ))}
+            </ul>
+          )}
+          <span className="reply-buttons">
+            <button type="button" className="secondary" aria-label="Attach a file or image" onClick={() => picker.current?.click()}>
+              📎
+            </button>
+            <button type="submit">Send</button>
+          </span>
         </form>
       )}
       <aside className="details" aria-label="Details">
+        <dl className="facts">
+          <dt>Status</dt>
+          <dd data-testid="status">{details ? statusLabel(details.status) : '…'}</dd>
+          <dt>Assignees</dt>
+          <dd data-testid="assignees">{assignees.length ? assignees.join(', ') : details?.hasBot ? 'Bot' : 'Nobody yet'}</dd>
+          <dt>Department</dt>
+          <dd data-testid="department">{details?.department?.name ?? '—'}</dd>
+          {details?.rating != null && (
+            <>
+              <dt>Rating</dt>
+              <dd data-testid="rating">
+                <span aria-label={`${details.rating} out of 5`}>{'★'.repeat(details.rating)}{'☆'.repeat(Math.max(0, 5 - details.rating))}</span> {details.rating}/5
+                {details.rating_message ? <q>{details.rating_message}</q> : null}
+              </dd>
+            </>
+          )}
+          {details?.sourcePage && (
+            <>
+              <dt>Page</dt>
+              <dd className="source">{details.sourcePage}</dd>
+            </>
+          )}
+        </dl>
+        <ContactPanel projectId={projectId} requestId={requestId} view={view} />
         <h3>Tags</h3>
-        <p>{Array.isArray(details?.tags) && details.tags.length ? details.tags.map((t: { tag?: string }) => t.tag ?? String(t)).join(', ') : 'None'}</p>
+        <ul className="tag-list" aria-label="Tags">
+          {tags.map((t) => (
+            <li key={t.tag} className="chip">
+              {t.tag}
+              <button
+                type="button"
+                className="remove"
+                aria-label={`Remove tag ${t.tag}`}
+                onClick={() => void act(() => request(RemoveTag, { project: projectId, request: requestId, tag: t.tag! }, token))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          {tags.length === 0 && <li className="none">None</li>}
+        </ul>
         <form
           onSubmit={(e) => {
             e.preventDefault();

@@ -2,6 +2,14 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { request, subscribe } from '../api.js';
 import {
   AddKbContent,
+  AddKbPages,
+  AskKb,
+  ChangeRole,
+  DeleteKbContent,
+  ReadSitemap,
+  RemoveTeammate,
+  RevokeInvitation,
+  SetDepartmentBot,
   BotsAndIntents,
   CreateBot,
   CreateCanned,
@@ -21,13 +29,21 @@ import {
   Webhooks,
 } from './manage-operations.js';
 import { CannedResponses } from './operations.js';
+import { useProjectEvents } from './live.js';
+import { navigate, paths, sections as sectionSlugs, type Section } from './router.js';
 import { useSession } from './session.js';
 
 // The project's set-up: teammates and invitations, departments and groups, bots and intents,
 // knowledge bases (indexing live), webhooks (delivery log, redeliver) and canned responses.
 
-const sections = ['Team', 'Departments', 'Bots', 'Knowledge bases', 'Webhooks', 'Canned responses'] as const;
-type Section = (typeof sections)[number];
+const sectionNames: Record<Section, string> = {
+  team: 'Team',
+  departments: 'Departments',
+  bots: 'Bots',
+  'knowledge-bases': 'Knowledge bases',
+  webhooks: 'Webhooks',
+  'canned-responses': 'Canned responses',
+};
 
 /** Loads with `fetcher` on mount and after every successful action. */
 function useLoad<T>(fetcher: () => Promise<T>) {
@@ -68,33 +84,66 @@ function Form({ label, onSubmit, children }: { label: string; onSubmit: () => vo
 const Failure = ({ error }: { error: string | null }) => (error ? <p role="alert" className="error">{error}</p> : null);
 
 function TeamSection({ projectId }: { projectId: string }) {
-  const { token } = useSession();
-  const { data, error, act } = useLoad(useCallback(() => request(TeamAndInvitations, { project: projectId }, token), [projectId, token]));
+  const { token, userId } = useSession();
+  const { data, error, load, act } = useLoad(useCallback(() => request(TeamAndInvitations, { project: projectId }, token), [projectId, token]));
+  useProjectEvents(projectId, (name) => name.startsWith('project_user.'), load);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('agent');
+  const [sent, setSent] = useState<string | null>(null);
   return (
     <>
       <Failure error={error} />
       <h3>Teammates</h3>
-      <ul className="rows">
+      <ul className="rows" data-testid="teammates">
         {data?.teammates
           .filter((t) => t.role !== 'guest' && t.role !== 'user')
           .map((t) => (
             <li key={t._id}>
-              {t.id_user?.fullName || t.id_user?.email} · {t.role} · {t.user_available ? 'available' : 'unavailable'}
+              <span>
+                {t.id_user?.fullName || t.id_user?.email} · {t.user_available ? 'available' : 'unavailable'}
+              </span>
+              {t.role === 'owner' || t.id_user?._id === userId ? (
+                <span className="role">{t.role}</span>
+              ) : (
+                <>
+                  <select
+                    aria-label={`Role of ${t.id_user?.fullName || t.id_user?.email}`}
+                    value={t.role}
+                    onChange={(e) => act(() => request(ChangeRole, { project: projectId, id: t._id, role: e.target.value }, token))}
+                  >
+                    <option value="agent">agent</option>
+                    <option value="admin">admin</option>
+                  </select>
+                  <button
+                    type="button"
+                    className="link danger"
+                    onClick={() => {
+                      if (confirm(`Remove ${t.id_user?.fullName || t.id_user?.email} from the project?`)) void act(() => request(RemoveTeammate, { project: projectId, id: t._id }, token));
+                    }}
+                  >
+                    Remove
+                  </button>
+                </>
+              )}
             </li>
           ))}
       </ul>
       <h3>Pending invitations</h3>
-      <ul className="rows">
+      <ul className="rows" data-testid="invitations">
         {data?.invitations.map((i) => (
           <li key={i._id}>
-            {i.email} · {i.role}
+            <span>
+              {i.email} · {i.role}
+            </span>
+            <button type="button" className="link danger" onClick={() => act(() => request(RevokeInvitation, { project: projectId, id: i._id }, token))}>
+              Withdraw
+            </button>
           </li>
         ))}
         {data?.invitations.length === 0 && <li>None.</li>}
       </ul>
-      <Form label="Invite" onSubmit={() => act(() => request(Invite, { project: projectId, email, role }, token).then(() => setEmail('')))}>
+      {sent && <p role="status">Invitation e-mailed to {sent}.</p>}
+      <Form label="Invite" onSubmit={() => act(() => request(Invite, { project: projectId, email, role }, token).then(() => (setSent(email), setEmail(''))))}>
         <label>
           E-mail <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
@@ -124,9 +173,25 @@ function DepartmentsSection({ projectId }: { projectId: string }) {
       <ul className="rows">
         {data?.departments.map((d) => (
           <li key={d._id}>
-            {d.name}
-            {d.default ? ' (default)' : ''} · routing {d.routing ?? 'pooled'}
-            {d.id_bot ? ` · bot ${botName(d.id_bot) ?? d.id_bot}` : ''}
+            <span>
+              {d.name}
+              {d.default ? ' (default)' : ''} · routing {d.routing ?? 'pooled'}
+              {d.id_bot ? ` · bot ${botName(d.id_bot) ?? d.id_bot}` : ''}
+            </span>
+            <label className="inline">
+              Bot of {d.name}
+              <select
+                value={d.id_bot ?? ''}
+                onChange={(e) => act(() => request(SetDepartmentBot, { project: projectId, id: d._id, bot: e.target.value || null }, token))}
+              >
+                <option value="">no bot</option>
+                {data.bots.map((b) => (
+                  <option key={b._id} value={b._id}>
+                    {b.name}
+                  </option>
+                ))}
+              </select>
+            </label>
           </li>
         ))}
       </ul>
@@ -231,28 +296,186 @@ function BotsSection({ projectId }: { projectId: string }) {
 // The spec's content states (src/modules/kb/status.ts).
 const kbStatus = (status: number) => ({ [-1]: 'not queued', 100: 'queued', 200: 'indexing', 300: 'indexed', 400: 'failed' })[status] ?? `status ${status}`;
 
+const contentKinds = [
+  { id: 'text', label: 'Text' },
+  { id: 'faq', label: 'FAQ' },
+  { id: 'file', label: 'PDF or DOCX file' },
+  { id: 'url', label: 'Web page' },
+  { id: 'sitemap', label: 'Sitemap' },
+] as const;
+type ContentKind = (typeof contentKinds)[number]['id'];
+
+/** A PDF or DOCX through the REST upload (multipart), the one route the GraphQL API has no field for. */
+async function uploadKbFile(token: string, projectId: string, namespace: string, file: File) {
+  const form = new FormData();
+  form.set('namespace', namespace);
+  form.set('name', file.name);
+  form.set('type', file.name.toLowerCase().endsWith('.docx') ? 'docx' : 'pdf');
+  form.set('file', file);
+  const res = await fetch(`/v3/${encodeURIComponent(projectId)}/kb`, { method: 'POST', headers: { authorization: token }, body: form });
+  if (res.status !== 200) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string; error?: string };
+    throw new Error(body.message ?? body.error ?? `upload failed (${res.status})`);
+  }
+}
+
+function AddKbContentForm({ projectId, namespace, act }: { projectId: string; namespace: string; act: (run: () => Promise<unknown>) => Promise<void> }) {
+  const { token } = useSession();
+  const [kind, setKind] = useState<ContentKind>('text');
+  const [name, setName] = useState('');
+  const [text, setText] = useState('');
+  const [question, setQuestion] = useState('');
+  const [url, setUrl] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [pages, setPages] = useState<string[] | null>(null);
+  const reset = () => (setName(''), setText(''), setQuestion(''), setUrl(''), setFile(null), setPages(null));
+  const add = () =>
+    act(async () => {
+      if (kind === 'text') await request(AddKbContent, { project: projectId, namespace, name, type: 'text', content: text }, token);
+      if (kind === 'faq') await request(AddKbContent, { project: projectId, namespace, name: question, type: 'faq', content: `${question}\n${text}` }, token);
+      if (kind === 'url') await request(AddKbContent, { project: projectId, namespace, name: url, type: 'url', source: url }, token);
+      if (kind === 'file' && file) await uploadKbFile(token, projectId, namespace, file);
+      if (kind === 'sitemap') {
+        if (!pages) {
+          const r = await request(ReadSitemap, { project: projectId, sitemap: url }, token);
+          setPages(r.readKbSitemap.sites);
+          return;
+        }
+        await request(AddKbPages, { project: projectId, namespace, list: pages }, token);
+      }
+      reset();
+    });
+  return (
+    <form
+      className="inline-form kb-add"
+      aria-label="Add content"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add();
+      }}
+    >
+      <fieldset className="kinds">
+        <legend>Add content</legend>
+        {contentKinds.map((k) => (
+          <label key={k.id} className="inline">
+            <input type="radio" name={`kind-${namespace}`} value={k.id} checked={kind === k.id} onChange={() => (setKind(k.id), setPages(null))} />
+            {k.label}
+          </label>
+        ))}
+      </fieldset>
+      {kind === 'text' && (
+        <>
+          <label>
+            Title <input required value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label>
+            Text <textarea required rows={4} value={text} onChange={(e) => setText(e.target.value)} />
+          </label>
+        </>
+      )}
+      {kind === 'faq' && (
+        <>
+          <label>
+            Question <input required value={question} onChange={(e) => setQuestion(e.target.value)} />
+          </label>
+          <label>
+            Answer <textarea required rows={3} value={text} onChange={(e) => setText(e.target.value)} />
+          </label>
+        </>
+      )}
+      {kind === 'file' && (
+        <label>
+          File (PDF or DOCX)
+          <input type="file" required accept=".pdf,.docx,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        </label>
+      )}
+      {(kind === 'url' || kind === 'sitemap') && (
+        <label>
+          {kind === 'url' ? 'Web page address' : 'Sitemap address'}
+          <input type="url" required value={url} onChange={(e) => (setUrl(e.target.value), setPages(null))} />
+        </label>
+      )}
+      {pages && <p role="status">The sitemap lists {pages.length} page(s).</p>}
+      <button type="submit">{kind === 'sitemap' ? (pages ? `Add ${pages.length} page(s)` : 'Read the sitemap') : kind === 'file' ? 'Upload' : 'Add'}</button>
+    </form>
+  );
+}
+
+/** Asks the knowledge base a question with its preview settings (changeable here), as a bot would. */
+function KbTestBox({ projectId, namespace, settings }: { projectId: string; namespace: string; settings: { top_k: number; temperature: number; model: string } }) {
+  const { token } = useSession();
+  const [question, setQuestion] = useState('');
+  const [topK, setTopK] = useState(settings.top_k);
+  const [temperature, setTemperature] = useState(settings.temperature);
+  const [answer, setAnswer] = useState<{ answer: string; sources: string[]; success: boolean; error?: string | null } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function ask() {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await request(AskKb, { project: projectId, namespace, question, topK, temperature, model: settings.model }, token);
+      setAnswer({ answer: r.askKb.answer, sources: r.askKb.sources, success: r.askKb.success, error: r.askKb.error_message });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form
+      className="inline-form kb-test"
+      aria-label="Ask a test question"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void ask();
+      }}
+    >
+      <label>
+        Test question <input required value={question} onChange={(e) => setQuestion(e.target.value)} />
+      </label>
+      <label className="narrow">
+        Chunks (top_k) <input type="number" min={1} max={50} value={topK} onChange={(e) => setTopK(Number(e.target.value))} />
+      </label>
+      <label className="narrow">
+        Temperature <input type="number" min={0} max={2} step={0.1} value={temperature} onChange={(e) => setTemperature(Number(e.target.value))} />
+      </label>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Asking…' : 'Ask'}
+      </button>
+      <Failure error={error} />
+      {answer && (
+        <div className="kb-answer" role="status" aria-label="Answer">
+          {answer.success ? <p>{answer.answer}</p> : <p>No answer: {answer.error ?? 'the knowledge base has nothing on this.'}</p>}
+          {answer.sources.length > 0 && <p className="sources">Sources: {answer.sources.join(', ')}</p>}
+        </div>
+      )}
+    </form>
+  );
+}
+
 function KbContentsList({ projectId, namespace }: { projectId: string; namespace: string }) {
   const { token, live } = useSession();
   const { data, error, load, act } = useLoad(useCallback(() => request(KbContents, { project: projectId, namespace }, token), [projectId, namespace, token]));
   useEffect(() => subscribe(live, KbIndexing, { project: projectId, namespace }, (d) => d.kbIndexing.seq, load, load), [live, projectId, namespace, load]);
-  const [url, setUrl] = useState('');
   return (
     <>
       <Failure error={error} />
       <ul className="rows" data-testid="kb-contents">
         {data?.kbContents.kbs.map((c) => (
           <li key={c._id}>
-            {c.name} · {c.type} · <span data-status={c.status}>{kbStatus(c.status)}</span>
-            {c.error ? ` · ${c.error}` : ''}
+            <span>
+              {c.name} · {c.type} · <span data-status={c.status} className={`status s${c.status}`}>{kbStatus(c.status)}</span>
+              {c.error ? <span className="reason"> · {c.error}</span> : null}
+            </span>
+            <button type="button" className="link danger" aria-label={`Delete ${c.name}`} onClick={() => act(() => request(DeleteKbContent, { project: projectId, id: c._id }, token))}>
+              Delete
+            </button>
           </li>
         ))}
         {data?.kbContents.count === 0 && <li>No contents yet.</li>}
       </ul>
-      <Form label="Add page" onSubmit={() => act(() => request(AddKbContent, { project: projectId, namespace, name: url, type: 'url', source: url }, token).then(() => setUrl('')))}>
-        <label>
-          Web page address <input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
-        </label>
-      </Form>
+      <AddKbContentForm projectId={projectId} namespace={namespace} act={act} />
     </>
   );
 }
@@ -265,9 +488,10 @@ function KbSection({ projectId }: { projectId: string }) {
     <>
       <Failure error={error} />
       {data?.kbNamespaces.map((kb) => (
-        <section key={kb._id} className="card">
+        <section key={kb._id} className="card" aria-label={kb.name}>
           <h3>{kb.name}</h3>
           <KbContentsList projectId={projectId} namespace={kb._id} />
+          <KbTestBox projectId={projectId} namespace={kb._id} settings={kb.preview_settings} />
         </section>
       ))}
       <Form label="Create knowledge base" onSubmit={() => act(() => request(CreateKb, { project: projectId, name }, token).then(() => setName('')))}>
@@ -279,17 +503,51 @@ function KbSection({ projectId }: { projectId: string }) {
   );
 }
 
+/** The delivery log, read again every two seconds while it is on screen (attempts are not events). */
 function Deliveries({ projectId, id }: { projectId: string; id: string }) {
   const { token } = useSession();
-  const { data, error, act } = useLoad(useCallback(() => request(WebhookDeliveries, { project: projectId, id }, token), [projectId, id, token]));
+  const { data, error, load, act } = useLoad(useCallback(() => request(WebhookDeliveries, { project: projectId, id }, token), [projectId, id, token]));
+  const [outcome, setOutcome] = useState<string | null>(null);
+  useEffect(() => {
+    const timer = setInterval(load, 2000);
+    return () => clearInterval(timer);
+  }, [load]);
   return (
     <>
       <Failure error={error} />
-      <ul className="rows">
+      {outcome && <p role="status">{outcome}</p>}
+      <ul className="rows deliveries" aria-label="Deliveries">
         {data?.webhookDeliveries.deliveries.map((d) => (
-          <li key={d._id}>
-            {d.event} · {d.status} · {d.attempts.length} attempt(s) · {new Date(d.createdAt).toLocaleString()}{' '}
-            <button type="button" className="link" onClick={() => act(() => request(Redeliver, { project: projectId, id, delivery: d._id }, token))}>
+          <li key={d._id} className="delivery">
+            <div>
+              <strong>{d.event}</strong> · <span className={`status ${d.status}`}>{d.status}</span> · {new Date(d.createdAt).toLocaleString()}
+              {d.nextAttemptAt && d.status === 'pending' ? ` · next try ${new Date(d.nextAttemptAt).toLocaleTimeString()}` : ''}
+              <ol className="attempts" aria-label="Attempts">
+                {d.attempts.map((a, k) => (
+                  <li key={k}>
+                    {new Date(a.at).toLocaleTimeString()} · {a.redelivery ? 'redelivery' : `attempt ${a.attempt}`} ·{' '}
+                    {a.statusCode != null ? `HTTP ${a.statusCode}` : 'no answer'}
+                    {a.error ? <span className="reason"> · {a.error}</span> : null}
+                  </li>
+                ))}
+              </ol>
+            </div>
+            <button
+              type="button"
+              className="link"
+              onClick={() =>
+                act(async () => {
+                  setOutcome('Redelivering…');
+                  const r = await request(Redeliver, { project: projectId, id, delivery: d._id }, token);
+                  const last = r.redeliverWebhook.attempts[r.redeliverWebhook.attempts.length - 1];
+                  setOutcome(
+                    last?.redelivery
+                      ? `Redelivered: ${last.statusCode != null ? `HTTP ${last.statusCode}` : 'no answer'}${last.error ? ` (${last.error})` : ''}`
+                      : `Redelivery queued (${r.redeliverWebhook.status})`,
+                  );
+                })
+              }
+            >
               Redeliver
             </button>
           </li>
@@ -365,28 +623,27 @@ function CannedSection({ projectId }: { projectId: string }) {
   );
 }
 
-export function Manage({ projectId }: { projectId: string }) {
-  const [section, setSection] = useState<Section>('Team');
+export function Manage({ projectId, section }: { projectId: string; section: Section }) {
   return (
     <main className="manage">
       <div role="tablist" aria-label="Project settings" className="tabs">
-        {sections.map((s) => (
-          <button key={s} type="button" role="tab" aria-selected={section === s} onClick={() => setSection(s)}>
-            {s}
+        {sectionSlugs.map((s) => (
+          <button key={s} type="button" role="tab" aria-selected={section === s} onClick={() => navigate(paths.settings(projectId, s))}>
+            {sectionNames[s]}
           </button>
         ))}
       </div>
-      <div role="tabpanel" aria-label={section} className="panel">
+      <div role="tabpanel" aria-label={sectionNames[section]} className="panel">
         <p className="hint">
           Project id: <code>{projectId}</code> · embed the widget with{' '}
           <code>{`<script src="${location.origin}/widget.js" data-project-id="${projectId}" defer></script>`}</code>
         </p>
-        {section === 'Team' && <TeamSection projectId={projectId} />}
-        {section === 'Departments' && <DepartmentsSection projectId={projectId} />}
-        {section === 'Bots' && <BotsSection projectId={projectId} />}
-        {section === 'Knowledge bases' && <KbSection projectId={projectId} />}
-        {section === 'Webhooks' && <WebhooksSection projectId={projectId} />}
-        {section === 'Canned responses' && <CannedSection projectId={projectId} />}
+        {section === 'team' && <TeamSection projectId={projectId} />}
+        {section === 'departments' && <DepartmentsSection projectId={projectId} />}
+        {section === 'bots' && <BotsSection projectId={projectId} />}
+        {section === 'knowledge-bases' && <KbSection projectId={projectId} />}
+        {section === 'webhooks' && <WebhooksSection projectId={projectId} />}
+        {section === 'canned-responses' && <CannedSection projectId={projectId} />}
       </div>
     </main>
   );

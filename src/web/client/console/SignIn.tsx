@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { request } from '../api.js';
 import { Signin, Signup } from './operations.js';
+import type { StoredAuth } from './session.js';
 
 /** Sign in, or sign up as a newcomer (then create a project). */
-export function SignIn({ onSignedIn }: { onSignedIn: (auth: { token: string; userId: string; name: string }) => void }) {
+export function SignIn({ onSignedIn, intro }: { onSignedIn: (auth: StoredAuth) => void; intro?: string }) {
   const [mode, setMode] = useState<'signin' | 'signup'>('signin');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -31,6 +32,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (auth: { token: string; use
       <h1>Support console</h1>
       <form onSubmit={submit} aria-labelledby="signin-title">
         <h2 id="signin-title">{mode === 'signin' ? 'Sign in' : 'Create your account'}</h2>
+        {intro && <p>{intro}</p>}
         {mode === 'signup' && (
           <label>
             First name
@@ -62,6 +64,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (auth: { token: string; use
         <button type="button" className="link" onClick={() => setMode(mode === 'signin' ? 'signup' : 'signin')}>
           {mode === 'signin' ? 'New here? Create an account' : 'I have an account: sign in'}
         </button>
+        {mode === 'signin' && (
+          <a className="link" href="/console/forgot-password">
+            Forgot your password?
+          </a>
+        )}
       </form>
     </main>
   );

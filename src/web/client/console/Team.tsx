@@ -1,25 +1,39 @@
 import { useCallback, useEffect, useState } from 'react';
 import { request, subscribe } from '../api.js';
 import type { ConsoleTeamQuery } from '../gql/graphql.js';
+import { useProjectEvents } from './live.js';
 import { Presence, SetAvailable, Team as TeamQuery } from './operations.js';
 import { useSession } from './session.js';
 
 type Teammate = NonNullable<ConsoleTeamQuery['teammates']>[number];
 
-/** The caller's availability switch and the team's presence, live. */
+/** Any change of a teammate: availability, role, name, presence, joining or leaving. */
+const changesTeam = (name: string) => name.startsWith('project_user.');
+
+/** The caller's availability switch and the team's presence and availability, live. */
 export function Team({ projectId }: { projectId: string }) {
   const { token, live, userId } = useSession();
   const [team, setTeam] = useState<Teammate[]>([]);
+  const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
-    request(TeamQuery, { project: projectId }, token).then((r) => setTeam(r.teammates), () => {});
+    request(TeamQuery, { project: projectId }, token).then((r) => setTeam(r.teammates), (e: Error) => setError(e.message));
   }, [projectId, token]);
   useEffect(load, [load]);
   useEffect(() => subscribe(live, Presence, { project: projectId }, (d) => d.teammatePresence.seq, load, load), [live, projectId, load]);
+  useProjectEvents(projectId, changesTeam, load);
 
   const me = team.find((t) => t.id_user?._id === userId);
   async function toggle() {
     if (!me) return;
-    await request(SetAvailable, { project: projectId, available: !me.user_available }, token);
+    const available = !me.user_available;
+    // Shown at once; the answer (or the event) confirms it.
+    setTeam((all) => all.map((t) => (t._id === me._id ? { ...t, user_available: available } : t)));
+    try {
+      await request(SetAvailable, { project: projectId, available }, token);
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
     load();
   }
 
@@ -31,18 +45,24 @@ export function Team({ projectId }: { projectId: string }) {
           {me.user_available ? 'Available' : 'Unavailable'}
         </label>
       )}
+      {error && <p role="alert" className="error">{error}</p>}
       <h3>Team</h3>
-      <ul>
+      <ul data-testid="team">
         {team
           .filter((t) => t.role !== 'guest' && t.role !== 'user')
-          .map((t) => (
-            <li key={t._id}>
-              <span className={`dot ${t.presence.status === 'online' ? 'online' : 'offline'}`} aria-hidden="true" />
-              {t.id_user?.fullName || t.id_user?.email} <span className="role">({t.role})</span>
-              <span className="visually-hidden">{t.presence.status}</span>
-              {t.user_available ? '' : ' · unavailable'}
-            </li>
-          ))}
+          .map((t) => {
+            const online = t.presence.status === 'online';
+            return (
+              <li key={t._id} data-teammate={t.id_user?._id}>
+                <span className={`dot ${online ? (t.user_available ? 'online' : 'busy') : 'offline'}`} aria-hidden="true" />
+                {t.id_user?.fullName || t.id_user?.email} <span className="role">({t.role})</span>
+                <span className="state">
+                  {online ? ' online' : ' offline'}
+                  {t.user_available ? ' · available' : ' · unavailable'}
+                </span>
+              </li>
+            );
+          })}
       </ul>
     </section>
   );

@@ -29,6 +29,12 @@ export const CreateDepartment = graphql(`
   }
 `);
 
+export const SetDepartmentBot = graphql(`
+  mutation ManageSetDepartmentBot($project: String!, $id: String!, $bot: String) {
+    updateDepartment(project_id: $project, id: $id, id_bot: $bot) { _id id_bot }
+  }
+`);
+
 export const CreateGroup = graphql(`
   mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {
     createGroup(project_id: $project, name: $name, members: $members) { _id }
@@ -56,13 +62,13 @@ export const CreateIntent = graphql(`
 
 export const KnowledgeBases = graphql(`
   query ManageKbs($project: String!) {
-    kbNamespaces(project_id: $project) { _id name default }
+    kbNamespaces(project_id: $project) { _id name default preview_settings { model top_k temperature max_tokens } }
   }
 `);
 
 export const KbContents = graphql(`
   query ManageKbContents($project: String!, $namespace: String!) {
-    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }
+    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error updatedAt } }
   }
 `);
 
@@ -84,6 +90,32 @@ export const AddKbContent = graphql(`
   }
 `);
 
+export const ReadSitemap = graphql(`
+  mutation ManageReadSitemap($project: String!, $sitemap: String!) {
+    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }
+  }
+`);
+
+export const AddKbPages = graphql(`
+  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {
+    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }
+  }
+`);
+
+export const DeleteKbContent = graphql(`
+  mutation ManageDeleteKbContent($project: String!, $id: String!) {
+    deleteKbContent(project_id: $project, content_id: $id) { _id }
+  }
+`);
+
+export const AskKb = graphql(`
+  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {
+    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {
+      success answer sources ids error_message
+    }
+  }
+`);
+
 export const Webhooks = graphql(`
   query ManageWebhooks($project: String!) {
     webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }
@@ -92,7 +124,10 @@ export const Webhooks = graphql(`
 
 export const WebhookDeliveries = graphql(`
   query ManageWebhookDeliveries($project: String!, $id: String!) {
-    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }
+    webhookDeliveries(project_id: $project, id: $id, limit: 20) {
+      count
+      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }
+    }
   }
 `);
 
@@ -104,7 +139,25 @@ export const CreateWebhook = graphql(`
 
 export const Redeliver = graphql(`
   mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {
-    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }
+    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }
+  }
+`);
+
+export const RemoveTeammate = graphql(`
+  mutation ManageRemoveTeammate($project: String!, $id: String!) {
+    removeTeammate(project_id: $project, project_user_id: $id) { _id }
+  }
+`);
+
+export const ChangeRole = graphql(`
+  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {
+    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }
+  }
+`);
+
+export const RevokeInvitation = graphql(`
+  mutation ManageRevokeInvitation($project: String!, $id: String!) {
+    revokeInvitation(project_id: $project, invitation_id: $id) { _id }
   }
 `);
 

@@ -19,7 +19,13 @@ export function useSession(): ConsoleSession {
 
 const key = 'support-console:auth';
 
-export function storedAuth(): { token: string; userId: string; name: string } | null {
+export interface StoredAuth {
+  token: string;
+  userId: string;
+  name: string;
+}
+
+export function storedAuth(): StoredAuth | null {
   try {
     return JSON.parse(localStorage.getItem(key) ?? 'null');
   } catch {
@@ -27,7 +33,7 @@ export function storedAuth(): { token: string; userId: string; name: string } | 
   }
 }
 
-export function storeAuth(auth: { token: string; userId: string; name: string } | null) {
+export function storeAuth(auth: StoredAuth | null) {
   if (auth) localStorage.setItem(key, JSON.stringify(auth));
   else localStorage.removeItem(key);
 }

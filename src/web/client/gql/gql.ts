@@ -19,47 +19,77 @@ type Documents = {
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": typeof types.ManageInviteDocument,
     "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": typeof types.ManageDepartmentsDocument,
     "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n": typeof types.ManageCreateDepartmentDocument,
+    "\n  mutation ManageSetDepartmentBot($project: String!, $id: String!, $bot: String) {\n    updateDepartment(project_id: $project, id: $id, id_bot: $bot) { _id id_bot }\n  }\n": typeof types.ManageSetDepartmentBotDocument,
     "\n  mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {\n    createGroup(project_id: $project, name: $name, members: $members) { _id }\n  }\n": typeof types.ManageCreateGroupDocument,
     "\n  query ManageBots($project: String!) {\n    bots(project_id: $project) { _id name type kb_namespace }\n    intents(project_id: $project, limit: 0) { _id id_faq_kb intent_display_name question answer }\n  }\n": typeof types.ManageBotsDocument,
     "\n  mutation ManageCreateBot($project: String!, $name: String!, $template: String) {\n    createBot(project_id: $project, name: $name, template: $template) { _id }\n  }\n": typeof types.ManageCreateBotDocument,
     "\n  mutation ManageCreateIntent($project: String!, $bot: String!, $question: String!, $answer: String!) {\n    createIntent(project_id: $project, id_faq_kb: $bot, question: $question, answer: $answer) { _id }\n  }\n": typeof types.ManageCreateIntentDocument,
-    "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default }\n  }\n": typeof types.ManageKbsDocument,
-    "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }\n  }\n": typeof types.ManageKbContentsDocument,
+    "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default preview_settings { model top_k temperature max_tokens } }\n  }\n": typeof types.ManageKbsDocument,
+    "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error updatedAt } }\n  }\n": typeof types.ManageKbContentsDocument,
     "\n  subscription ManageKbIndexing($project: String!, $namespace: String!, $after: Int) {\n    kbIndexing(project_id: $project, namespace: $namespace, after: $after) { seq content_id status error }\n  }\n": typeof types.ManageKbIndexingDocument,
     "\n  mutation ManageCreateKb($project: String!, $name: String!) {\n    createKbNamespace(project_id: $project, name: $name) { _id }\n  }\n": typeof types.ManageCreateKbDocument,
     "\n  mutation ManageAddKbContent($project: String!, $namespace: String!, $name: String!, $type: String!, $source: String, $content: String) {\n    createKbContent(project_id: $project, namespace: $namespace, name: $name, type: $type, source: $source, content: $content) { value { _id status } }\n  }\n": typeof types.ManageAddKbContentDocument,
+    "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": typeof types.ManageReadSitemapDocument,
+    "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": typeof types.ManageAddKbPagesDocument,
+    "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": typeof types.ManageDeleteKbContentDocument,
+    "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n": typeof types.ManageAskKbDocument,
     "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": typeof types.ManageWebhooksDocument,
-    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": typeof types.ManageCreateWebhookDocument,
-    "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }\n  }\n": typeof types.ManageRedeliverDocument,
+    "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n": typeof types.ManageRedeliverDocument,
+    "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n": typeof types.ManageRemoveTeammateDocument,
+    "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": typeof types.ManageChangeRoleDocument,
+    "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": typeof types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": typeof types.ManageCreateCannedDocument,
+    "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": typeof types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSignupDocument,
     "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": typeof types.ConsoleProjectsDocument,
     "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n": typeof types.ConsoleCreateProjectDocument,
-    "\n  query ConsoleInbox($project: String!, $status: String) {\n    requests(project_id: $project, status: $status, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
+    "\n  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {\n    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }\n    }\n  }\n": typeof types.ConsoleInboxDocument,
+    "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 100) { count requests { request_id unread } }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 100) { count requests { request_id unread } }\n    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count requests { request_id unread } }\n  }\n": typeof types.ConsoleInboxCountsDocument,
+    "\n  subscription ConsoleProjectEvents($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject }\n  }\n": typeof types.ConsoleProjectEventsDocument,
+    "\n  query ConsoleMyInvitations {\n    myInvitations { _id id_project project_name role createdAt }\n  }\n": typeof types.ConsoleMyInvitationsDocument,
+    "\n  mutation ConsoleAcceptInvitation($id: String!) {\n    acceptInvitation(invitation_id: $id) { _id id_project role }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
+    "\n  mutation ConsoleDeclineInvitation($id: String!) {\n    declineInvitation(invitation_id: $id) { _id }\n  }\n": typeof types.ConsoleDeclineInvitationDocument,
+    "\n  mutation ConsoleSignupWithInvitation($id: String!, $token: String!, $password: String!, $firstname: String, $lastname: String) {\n    signupWithInvitation(invitation_id: $id, token: $token, password: $password, firstname: $firstname, lastname: $lastname) {\n      token user { _id email fullName }\n    }\n  }\n": typeof types.ConsoleSignupWithInvitationDocument,
+    "\n  mutation ConsoleVerifyEmail($token: String!) {\n    verifyEmail(token: $token) { token user { _id email fullName emailverified } }\n  }\n": typeof types.ConsoleVerifyEmailDocument,
+    "\n  mutation ConsoleRequestPasswordReset($email: String!) {\n    requestPasswordReset(email: $email) { success }\n  }\n": typeof types.ConsoleRequestPasswordResetDocument,
+    "\n  mutation ConsoleResetPassword($token: String!, $password: String!) {\n    resetPassword(token: $token, password: $password) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleResetPasswordDocument,
     "\n  subscription ConsoleRequestEvents($project: String!, $after: Int) {\n    projectRequests(project_id: $project, after: $after) { seq name request_id }\n  }\n": typeof types.ConsoleRequestEventsDocument,
-    "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents tags\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.ConsoleConversationDocument,
-    "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": typeof types.ConsoleMessageEventsDocument,
-    "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.ConsoleReplyDocument,
+    "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents participatingBots hasBot tags\n      rating rating_message closed_at createdAt sourcePage\n      agents { _id id_user { _id fullName email } }\n      department { _id name }\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n    requestTimeline(project_id: $project, request_id: $request) { seq name at text }\n  }\n": typeof types.ConsoleConversationDocument,
+    "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": typeof types.ConsoleMessageEventsDocument,
+    "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.ConsoleReplyDocument,
     "\n  mutation ConsoleTake($project: String!, $request: String!) {\n    takeRequest(project_id: $project, request_id: $request) { request_id status participatingAgents }\n  }\n": typeof types.ConsoleTakeDocument,
     "\n  mutation ConsoleClose($project: String!, $request: String!) {\n    closeRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.ConsoleCloseDocument,
     "\n  mutation ConsoleReopen($project: String!, $request: String!) {\n    reopenRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.ConsoleReopenDocument,
     "\n  mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {\n    addRequestNote(project_id: $project, request_id: $request, text: $text) { request_id notes { _id text createdAt } }\n  }\n": typeof types.ConsoleAddNoteDocument,
+    "\n  mutation ConsoleRemoveTag($project: String!, $request: String!, $tag: String!) {\n    removeRequestTag(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n": typeof types.ConsoleRemoveTagDocument,
     "\n  mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {\n    addRequestTags(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n": typeof types.ConsoleAddTagDocument,
     "\n  query ConsoleCanned($project: String!) {\n    cannedResponses(project_id: $project, limit: 100) { _id title text }\n  }\n": typeof types.ConsoleCannedDocument,
     "\n  query ConsoleRenderCanned($project: String!, $id: String!, $request: String!) {\n    renderCannedResponse(project_id: $project, id: $id, request_id: $request) { text }\n  }\n": typeof types.ConsoleRenderCannedDocument,
     "\n  query ConsoleTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available presence { status } id_user { _id fullName email } }\n  }\n": typeof types.ConsoleTeamDocument,
     "\n  subscription ConsolePresence($project: String!, $after: Int) {\n    teammatePresence(project_id: $project, after: $after) { seq status teammate { _id user_available } }\n  }\n": typeof types.ConsolePresenceDocument,
     "\n  mutation ConsoleSetAvailable($project: String!, $available: Boolean!) {\n    updateMyTeammate(project_id: $project, user_available: $available) { _id user_available }\n  }\n": typeof types.ConsoleSetAvailableDocument,
-    "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleAssignTargetsDocument,
-    "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department, nobot: true) { request_id status }\n  }\n": typeof types.ConsoleRouteDocument,
+    "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name id_bot }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleAssignTargetsDocument,
+    "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department) { request_id status }\n  }\n": typeof types.ConsoleRouteDocument,
     "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n": typeof types.ConsoleAssignDocument,
+    "\n  query ConsoleReports($project: String!) {\n    analyticsRequestCount(project_id: $project) { count }\n    analyticsBotRequestCount(project_id: $project) { count }\n    analyticsRequestsByDay(project_id: $project) { date count }\n    analyticsMessagesByDay(project_id: $project) { date count }\n    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }\n    analyticsWaitingTime(project_id: $project) { average count }\n    analyticsRequestDuration(project_id: $project) { average median count }\n    analyticsSatisfaction(project_id: $project) { average count }\n    analyticsSatisfactionDistribution(project_id: $project) { rating count }\n    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }\n  }\n": typeof types.ConsoleReportsDocument,
+    "\n  mutation ConsoleMarkSeen($project: String!, $request: String!) {\n    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }\n  }\n": typeof types.ConsoleMarkSeenDocument,
+    "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n": typeof types.ConsoleContactDocument,
+    "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt }\n    }\n  }\n": typeof types.ConsoleLeadConversationsDocument,
+    "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": typeof types.ConsoleUpdateLeadDocument,
+    "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": typeof types.ConsoleSearchDocument,
+    "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleFilterTargetsDocument,
+    "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": typeof types.FileLimitsDocument,
+    "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n": typeof types.AcknowledgeMessageDocument,
+    "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n": typeof types.SendTypingDocument,
+    "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n": typeof types.TypingEventsDocument,
     "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": typeof types.WidgetSigninDocument,
-    "\n  query WidgetIsOpen($project: String!) {\n    projectIsOpen(project_id: $project) { isopen }\n  }\n": typeof types.WidgetIsOpenDocument,
-    "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.WidgetMessagesDocument,
-    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": typeof types.WidgetSendDocument,
-    "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": typeof types.WidgetMessageEventsDocument,
+    "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n": typeof types.WidgetSettingsDocument,
+    "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetMessagesDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetSendDocument,
+    "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": typeof types.WidgetMessageEventsDocument,
     "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": typeof types.WidgetRateDocument,
 };
@@ -68,47 +98,77 @@ const documents: Documents = {
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": types.ManageInviteDocument,
     "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": types.ManageDepartmentsDocument,
     "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n": types.ManageCreateDepartmentDocument,
+    "\n  mutation ManageSetDepartmentBot($project: String!, $id: String!, $bot: String) {\n    updateDepartment(project_id: $project, id: $id, id_bot: $bot) { _id id_bot }\n  }\n": types.ManageSetDepartmentBotDocument,
     "\n  mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {\n    createGroup(project_id: $project, name: $name, members: $members) { _id }\n  }\n": types.ManageCreateGroupDocument,
     "\n  query ManageBots($project: String!) {\n    bots(project_id: $project) { _id name type kb_namespace }\n    intents(project_id: $project, limit: 0) { _id id_faq_kb intent_display_name question answer }\n  }\n": types.ManageBotsDocument,
     "\n  mutation ManageCreateBot($project: String!, $name: String!, $template: String) {\n    createBot(project_id: $project, name: $name, template: $template) { _id }\n  }\n": types.ManageCreateBotDocument,
     "\n  mutation ManageCreateIntent($project: String!, $bot: String!, $question: String!, $answer: String!) {\n    createIntent(project_id: $project, id_faq_kb: $bot, question: $question, answer: $answer) { _id }\n  }\n": types.ManageCreateIntentDocument,
-    "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default }\n  }\n": types.ManageKbsDocument,
-    "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }\n  }\n": types.ManageKbContentsDocument,
+    "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default preview_settings { model top_k temperature max_tokens } }\n  }\n": types.ManageKbsDocument,
+    "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error updatedAt } }\n  }\n": types.ManageKbContentsDocument,
     "\n  subscription ManageKbIndexing($project: String!, $namespace: String!, $after: Int) {\n    kbIndexing(project_id: $project, namespace: $namespace, after: $after) { seq content_id status error }\n  }\n": types.ManageKbIndexingDocument,
     "\n  mutation ManageCreateKb($project: String!, $name: String!) {\n    createKbNamespace(project_id: $project, name: $name) { _id }\n  }\n": types.ManageCreateKbDocument,
     "\n  mutation ManageAddKbContent($project: String!, $namespace: String!, $name: String!, $type: String!, $source: String, $content: String) {\n    createKbContent(project_id: $project, namespace: $namespace, name: $name, type: $type, source: $source, content: $content) { value { _id status } }\n  }\n": types.ManageAddKbContentDocument,
+    "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": types.ManageReadSitemapDocument,
+    "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": types.ManageAddKbPagesDocument,
+    "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": types.ManageDeleteKbContentDocument,
+    "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n": types.ManageAskKbDocument,
     "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": types.ManageWebhooksDocument,
-    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }\n  }\n": types.ManageWebhookDeliveriesDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": types.ManageCreateWebhookDocument,
-    "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }\n  }\n": types.ManageRedeliverDocument,
+    "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n": types.ManageRedeliverDocument,
+    "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n": types.ManageRemoveTeammateDocument,
+    "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": types.ManageChangeRoleDocument,
+    "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": types.ManageCreateCannedDocument,
+    "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": types.ConsoleSignupDocument,
     "\n  query ConsoleProjects {\n    projects { _id role user_available id_project { _id name } }\n  }\n": types.ConsoleProjectsDocument,
     "\n  mutation ConsoleCreateProject($name: String!) {\n    createProject(name: $name) { _id name }\n  }\n": types.ConsoleCreateProjectDocument,
-    "\n  query ConsoleInbox($project: String!, $status: String) {\n    requests(project_id: $project, status: $status, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }\n    }\n  }\n": types.ConsoleInboxDocument,
+    "\n  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {\n    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }\n    }\n  }\n": types.ConsoleInboxDocument,
+    "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 100) { count requests { request_id unread } }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 100) { count requests { request_id unread } }\n    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count requests { request_id unread } }\n  }\n": types.ConsoleInboxCountsDocument,
+    "\n  subscription ConsoleProjectEvents($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject }\n  }\n": types.ConsoleProjectEventsDocument,
+    "\n  query ConsoleMyInvitations {\n    myInvitations { _id id_project project_name role createdAt }\n  }\n": types.ConsoleMyInvitationsDocument,
+    "\n  mutation ConsoleAcceptInvitation($id: String!) {\n    acceptInvitation(invitation_id: $id) { _id id_project role }\n  }\n": types.ConsoleAcceptInvitationDocument,
+    "\n  mutation ConsoleDeclineInvitation($id: String!) {\n    declineInvitation(invitation_id: $id) { _id }\n  }\n": types.ConsoleDeclineInvitationDocument,
+    "\n  mutation ConsoleSignupWithInvitation($id: String!, $token: String!, $password: String!, $firstname: String, $lastname: String) {\n    signupWithInvitation(invitation_id: $id, token: $token, password: $password, firstname: $firstname, lastname: $lastname) {\n      token user { _id email fullName }\n    }\n  }\n": types.ConsoleSignupWithInvitationDocument,
+    "\n  mutation ConsoleVerifyEmail($token: String!) {\n    verifyEmail(token: $token) { token user { _id email fullName emailverified } }\n  }\n": types.ConsoleVerifyEmailDocument,
+    "\n  mutation ConsoleRequestPasswordReset($email: String!) {\n    requestPasswordReset(email: $email) { success }\n  }\n": types.ConsoleRequestPasswordResetDocument,
+    "\n  mutation ConsoleResetPassword($token: String!, $password: String!) {\n    resetPassword(token: $token, password: $password) { token user { _id email fullName } }\n  }\n": types.ConsoleResetPasswordDocument,
     "\n  subscription ConsoleRequestEvents($project: String!, $after: Int) {\n    projectRequests(project_id: $project, after: $after) { seq name request_id }\n  }\n": types.ConsoleRequestEventsDocument,
-    "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents tags\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.ConsoleConversationDocument,
-    "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": types.ConsoleMessageEventsDocument,
-    "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.ConsoleReplyDocument,
+    "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents participatingBots hasBot tags\n      rating rating_message closed_at createdAt sourcePage\n      agents { _id id_user { _id fullName email } }\n      department { _id name }\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n    requestTimeline(project_id: $project, request_id: $request) { seq name at text }\n  }\n": types.ConsoleConversationDocument,
+    "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": types.ConsoleMessageEventsDocument,
+    "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.ConsoleReplyDocument,
     "\n  mutation ConsoleTake($project: String!, $request: String!) {\n    takeRequest(project_id: $project, request_id: $request) { request_id status participatingAgents }\n  }\n": types.ConsoleTakeDocument,
     "\n  mutation ConsoleClose($project: String!, $request: String!) {\n    closeRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.ConsoleCloseDocument,
     "\n  mutation ConsoleReopen($project: String!, $request: String!) {\n    reopenRequest(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.ConsoleReopenDocument,
     "\n  mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {\n    addRequestNote(project_id: $project, request_id: $request, text: $text) { request_id notes { _id text createdAt } }\n  }\n": types.ConsoleAddNoteDocument,
+    "\n  mutation ConsoleRemoveTag($project: String!, $request: String!, $tag: String!) {\n    removeRequestTag(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n": types.ConsoleRemoveTagDocument,
     "\n  mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {\n    addRequestTags(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n": types.ConsoleAddTagDocument,
     "\n  query ConsoleCanned($project: String!) {\n    cannedResponses(project_id: $project, limit: 100) { _id title text }\n  }\n": types.ConsoleCannedDocument,
     "\n  query ConsoleRenderCanned($project: String!, $id: String!, $request: String!) {\n    renderCannedResponse(project_id: $project, id: $id, request_id: $request) { text }\n  }\n": types.ConsoleRenderCannedDocument,
     "\n  query ConsoleTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available presence { status } id_user { _id fullName email } }\n  }\n": types.ConsoleTeamDocument,
     "\n  subscription ConsolePresence($project: String!, $after: Int) {\n    teammatePresence(project_id: $project, after: $after) { seq status teammate { _id user_available } }\n  }\n": types.ConsolePresenceDocument,
     "\n  mutation ConsoleSetAvailable($project: String!, $available: Boolean!) {\n    updateMyTeammate(project_id: $project, user_available: $available) { _id user_available }\n  }\n": types.ConsoleSetAvailableDocument,
-    "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleAssignTargetsDocument,
-    "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department, nobot: true) { request_id status }\n  }\n": types.ConsoleRouteDocument,
+    "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name id_bot }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleAssignTargetsDocument,
+    "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department) { request_id status }\n  }\n": types.ConsoleRouteDocument,
     "\n  mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {\n    setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }\n  }\n": types.ConsoleAssignDocument,
+    "\n  query ConsoleReports($project: String!) {\n    analyticsRequestCount(project_id: $project) { count }\n    analyticsBotRequestCount(project_id: $project) { count }\n    analyticsRequestsByDay(project_id: $project) { date count }\n    analyticsMessagesByDay(project_id: $project) { date count }\n    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }\n    analyticsWaitingTime(project_id: $project) { average count }\n    analyticsRequestDuration(project_id: $project) { average median count }\n    analyticsSatisfaction(project_id: $project) { average count }\n    analyticsSatisfactionDistribution(project_id: $project) { rating count }\n    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }\n  }\n": types.ConsoleReportsDocument,
+    "\n  mutation ConsoleMarkSeen($project: String!, $request: String!) {\n    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }\n  }\n": types.ConsoleMarkSeenDocument,
+    "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n": types.ConsoleContactDocument,
+    "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt }\n    }\n  }\n": types.ConsoleLeadConversationsDocument,
+    "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": types.ConsoleUpdateLeadDocument,
+    "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": types.ConsoleSearchDocument,
+    "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleFilterTargetsDocument,
+    "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": types.FileLimitsDocument,
+    "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n": types.AcknowledgeMessageDocument,
+    "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n": types.SendTypingDocument,
+    "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n": types.TypingEventsDocument,
     "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": types.WidgetSigninDocument,
-    "\n  query WidgetIsOpen($project: String!) {\n    projectIsOpen(project_id: $project) { isopen }\n  }\n": types.WidgetIsOpenDocument,
-    "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.WidgetMessagesDocument,
-    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n": types.WidgetSendDocument,
-    "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n": types.WidgetMessageEventsDocument,
+    "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n": types.WidgetSettingsDocument,
+    "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetMessagesDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetSendDocument,
+    "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": types.WidgetMessageEventsDocument,
     "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": types.WidgetRateDocument,
 };
@@ -132,6 +192,10 @@ export function graphql(source: "\n  mutation ManageCreateDepartment($project: S
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation ManageSetDepartmentBot($project: String!, $id: String!, $bot: String) {\n    updateDepartment(project_id: $project, id: $id, id_bot: $bot) { _id id_bot }\n  }\n"): typeof import('./graphql.js').ManageSetDepartmentBotDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {\n    createGroup(project_id: $project, name: $name, members: $members) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateGroupDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -148,11 +212,11 @@ export function graphql(source: "\n  mutation ManageCreateIntent($project: Strin
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default }\n  }\n"): typeof import('./graphql.js').ManageKbsDocument;
+export function graphql(source: "\n  query ManageKbs($project: String!) {\n    kbNamespaces(project_id: $project) { _id name default preview_settings { model top_k temperature max_tokens } }\n  }\n"): typeof import('./graphql.js').ManageKbsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error } }\n  }\n"): typeof import('./graphql.js').ManageKbContentsDocument;
+export function graphql(source: "\n  query ManageKbContents($project: String!, $namespace: String!) {\n    kbContents(project_id: $project, namespace: $namespace, limit: 100) { count kbs { _id name type source status error updatedAt } }\n  }\n"): typeof import('./graphql.js').ManageKbContentsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -168,11 +232,27 @@ export function graphql(source: "\n  mutation ManageAddKbContent($project: Strin
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n"): typeof import('./graphql.js').ManageReadSitemapDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n"): typeof import('./graphql.js').ManageAddKbPagesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n"): typeof import('./graphql.js').ManageDeleteKbContentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n"): typeof import('./graphql.js').ManageAskKbDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n"): typeof import('./graphql.js').ManageWebhooksDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) { count deliveries { _id event status createdAt attempts { attempt error redelivery } } }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
+export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -180,11 +260,27 @@ export function graphql(source: "\n  mutation ManageCreateWebhook($project: Stri
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status }\n  }\n"): typeof import('./graphql.js').ManageRedeliverDocument;
+export function graphql(source: "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n"): typeof import('./graphql.js').ManageRedeliverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n"): typeof import('./graphql.js').ManageRemoveTeammateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n"): typeof import('./graphql.js').ManageChangeRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n"): typeof import('./graphql.js').ManageRevokeInvitationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateCannedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n"): typeof import('./graphql.js').ConsoleEventPayloadsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -204,7 +300,43 @@ export function graphql(source: "\n  mutation ConsoleCreateProject($name: String
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleInbox($project: String!, $status: String) {\n    requests(project_id: $project, status: $status, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleInboxDocument;
+export function graphql(source: "\n  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {\n    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {\n      count\n      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleInboxDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInboxCounts($project: String!) {\n    mine: requests(project_id: $project, assignee: \"me\", limit: 100) { count requests { request_id unread } }\n    unassigned: requests(project_id: $project, status: \"100\", limit: 100) { count requests { request_id unread } }\n    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }\n    closed: requests(project_id: $project, status: \"1000\", limit: 1) { count requests { request_id unread } }\n  }\n"): typeof import('./graphql.js').ConsoleInboxCountsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleProjectEvents($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject }\n  }\n"): typeof import('./graphql.js').ConsoleProjectEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleMyInvitations {\n    myInvitations { _id id_project project_name role createdAt }\n  }\n"): typeof import('./graphql.js').ConsoleMyInvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAcceptInvitation($id: String!) {\n    acceptInvitation(invitation_id: $id) { _id id_project role }\n  }\n"): typeof import('./graphql.js').ConsoleAcceptInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeclineInvitation($id: String!) {\n    declineInvitation(invitation_id: $id) { _id }\n  }\n"): typeof import('./graphql.js').ConsoleDeclineInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSignupWithInvitation($id: String!, $token: String!, $password: String!, $firstname: String, $lastname: String) {\n    signupWithInvitation(invitation_id: $id, token: $token, password: $password, firstname: $firstname, lastname: $lastname) {\n      token user { _id email fullName }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleSignupWithInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleVerifyEmail($token: String!) {\n    verifyEmail(token: $token) { token user { _id email fullName emailverified } }\n  }\n"): typeof import('./graphql.js').ConsoleVerifyEmailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRequestPasswordReset($email: String!) {\n    requestPasswordReset(email: $email) { success }\n  }\n"): typeof import('./graphql.js').ConsoleRequestPasswordResetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleResetPassword($token: String!, $password: String!) {\n    resetPassword(token: $token, password: $password) { token user { _id email fullName } }\n  }\n"): typeof import('./graphql.js').ConsoleResetPasswordDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -212,15 +344,15 @@ export function graphql(source: "\n  subscription ConsoleRequestEvents($project:
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents tags\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').ConsoleConversationDocument;
+export function graphql(source: "\n  query ConsoleConversation($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      _id request_id ticket_id status first_text participatingAgents participatingBots hasBot tags\n      rating rating_message closed_at createdAt sourcePage\n      agents { _id id_user { _id fullName email } }\n      department { _id name }\n      lead { _id fullname email }\n      notes { _id text createdAt }\n    }\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n    requestTimeline(project_id: $project, request_id: $request) { seq name at text }\n  }\n"): typeof import('./graphql.js').ConsoleConversationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleMessageEventsDocument;
+export function graphql(source: "\n  subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleMessageEventsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').ConsoleReplyDocument;
+export function graphql(source: "\n  mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').ConsoleReplyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -237,6 +369,10 @@ export function graphql(source: "\n  mutation ConsoleReopen($project: String!, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleAddNote($project: String!, $request: String!, $text: String!) {\n    addRequestNote(project_id: $project, request_id: $request, text: $text) { request_id notes { _id text createdAt } }\n  }\n"): typeof import('./graphql.js').ConsoleAddNoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRemoveTag($project: String!, $request: String!, $tag: String!) {\n    removeRequestTag(project_id: $project, request_id: $request, tag: $tag) { request_id tags }\n  }\n"): typeof import('./graphql.js').ConsoleRemoveTagDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -264,11 +400,11 @@ export function graphql(source: "\n  mutation ConsoleSetAvailable($project: Stri
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleAssignTargetsDocument;
+export function graphql(source: "\n  query ConsoleAssignTargets($project: String!) {\n    departments(project_id: $project) { _id name id_bot }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleAssignTargetsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department, nobot: true) { request_id status }\n  }\n"): typeof import('./graphql.js').ConsoleRouteDocument;
+export function graphql(source: "\n  mutation ConsoleRoute($project: String!, $request: String!, $department: String!) {\n    routeRequest(project_id: $project, request_id: $request, departmentid: $department) { request_id status }\n  }\n"): typeof import('./graphql.js').ConsoleRouteDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -276,23 +412,67 @@ export function graphql(source: "\n  mutation ConsoleAssign($project: String!, $
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ConsoleReports($project: String!) {\n    analyticsRequestCount(project_id: $project) { count }\n    analyticsBotRequestCount(project_id: $project) { count }\n    analyticsRequestsByDay(project_id: $project) { date count }\n    analyticsMessagesByDay(project_id: $project) { date count }\n    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }\n    analyticsWaitingTime(project_id: $project) { average count }\n    analyticsRequestDuration(project_id: $project) { average median count }\n    analyticsSatisfaction(project_id: $project) { average count }\n    analyticsSatisfactionDistribution(project_id: $project) { rating count }\n    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }\n  }\n"): typeof import('./graphql.js').ConsoleReportsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleMarkSeen($project: String!, $request: String!) {\n    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }\n  }\n"): typeof import('./graphql.js').ConsoleMarkSeenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleContactDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleLeadConversationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n"): typeof import('./graphql.js').ConsoleUpdateLeadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleSearchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleFilterTargetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n"): typeof import('./graphql.js').FileLimitsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n"): typeof import('./graphql.js').AcknowledgeMessageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n"): typeof import('./graphql.js').SendTypingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n"): typeof import('./graphql.js').TypingEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n"): typeof import('./graphql.js').WidgetSigninDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query WidgetIsOpen($project: String!) {\n    projectIsOpen(project_id: $project) { isopen }\n  }\n"): typeof import('./graphql.js').WidgetIsOpenDocument;
+export function graphql(source: "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n"): typeof import('./graphql.js').WidgetSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').WidgetMessagesDocument;
+export function graphql(source: "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').WidgetMessagesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {\n      _id sender senderFullname text type metadata attributes createdAt\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
+export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt }\n    }\n  }\n"): typeof import('./graphql.js').WidgetMessageEventsDocument;
+export function graphql(source: "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n"): typeof import('./graphql.js').WidgetMessageEventsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

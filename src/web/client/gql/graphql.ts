@@ -37,6 +37,15 @@ export type ManageCreateDepartmentMutationVariables = Exact<{
 
 export type ManageCreateDepartmentMutation = { createDepartment: { _id: string } };
 
+export type ManageSetDepartmentBotMutationVariables = Exact<{
+  project: string;
+  id: string;
+  bot?: string | null | undefined;
+}>;
+
+
+export type ManageSetDepartmentBotMutation = { updateDepartment: { _id: string, id_bot: string | null } };
+
 export type ManageCreateGroupMutationVariables = Exact<{
   project: string;
   name: string;
@@ -77,7 +86,7 @@ export type ManageKbsQueryVariables = Exact<{
 }>;
 
 
-export type ManageKbsQuery = { kbNamespaces: Array<{ _id: string, name: string, default: boolean }> | null };
+export type ManageKbsQuery = { kbNamespaces: Array<{ _id: string, name: string, default: boolean, preview_settings: { model: string, top_k: number, temperature: number, max_tokens: number } }> | null };
 
 export type ManageKbContentsQueryVariables = Exact<{
   project: string;
@@ -85,7 +94,7 @@ export type ManageKbContentsQueryVariables = Exact<{
 }>;
 
 
-export type ManageKbContentsQuery = { kbContents: { count: number, kbs: Array<{ _id: string, name: string, type: string, source: string | null, status: number, error: string | null }> } | null };
+export type ManageKbContentsQuery = { kbContents: { count: number, kbs: Array<{ _id: string, name: string, type: string, source: string | null, status: number, error: string | null, updatedAt: string }> } | null };
 
 export type ManageKbIndexingSubscriptionVariables = Exact<{
   project: string;
@@ -116,6 +125,43 @@ export type ManageAddKbContentMutationVariables = Exact<{
 
 export type ManageAddKbContentMutation = { createKbContent: { value: { _id: string, status: number } } };
 
+export type ManageReadSitemapMutationVariables = Exact<{
+  project: string;
+  sitemap: string;
+}>;
+
+
+export type ManageReadSitemapMutation = { readKbSitemap: { sites: Array<string>, errors: Array<{ url: string, message: string }> } };
+
+export type ManageAddKbPagesMutationVariables = Exact<{
+  project: string;
+  namespace: string;
+  list: Array<string> | string;
+}>;
+
+
+export type ManageAddKbPagesMutation = { createKbContents: Array<{ _id: string }> };
+
+export type ManageDeleteKbContentMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ManageDeleteKbContentMutation = { deleteKbContent: { _id: string } };
+
+export type ManageAskKbMutationVariables = Exact<{
+  project: string;
+  namespace: string;
+  question: string;
+  topK?: number | null | undefined;
+  temperature?: number | null | undefined;
+  model?: string | null | undefined;
+}>;
+
+
+export type ManageAskKbMutation = { askKb: { success: boolean, answer: string, sources: Array<string>, ids: Array<string>, error_message: string | null } };
+
 export type ManageWebhooksQueryVariables = Exact<{
   project: string;
 }>;
@@ -129,7 +175,7 @@ export type ManageWebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, attempts: Array<{ attempt: number | null, error: string | null, redelivery: boolean }> }> } | null };
+export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, nextAttemptAt: string | null, attempts: Array<{ at: string, attempt: number | null, error: string | null, redelivery: boolean, statusCode: number | null, durationMs: number }> }> } | null };
 
 export type ManageCreateWebhookMutationVariables = Exact<{
   project: string;
@@ -138,7 +184,7 @@ export type ManageCreateWebhookMutationVariables = Exact<{
 }>;
 
 
-export type ManageCreateWebhookMutation = { createWebhookSubscription: { _id: string, signingSecret: string } };
+export type ManageCreateWebhookMutation = { createWebhookSubscription: { _id: string, signingSecret: string | null } };
 
 export type ManageRedeliverMutationVariables = Exact<{
   project: string;
@@ -147,7 +193,32 @@ export type ManageRedeliverMutationVariables = Exact<{
 }>;
 
 
-export type ManageRedeliverMutation = { redeliverWebhook: { _id: string, status: string } };
+export type ManageRedeliverMutation = { redeliverWebhook: { _id: string, status: string, attempts: Array<{ at: string, statusCode: number | null, error: string | null, redelivery: boolean }> } };
+
+export type ManageRemoveTeammateMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ManageRemoveTeammateMutation = { removeTeammate: { _id: string } };
+
+export type ManageChangeRoleMutationVariables = Exact<{
+  project: string;
+  id: string;
+  role: string;
+}>;
+
+
+export type ManageChangeRoleMutation = { updateTeammate: { _id: string, role: string } };
+
+export type ManageRevokeInvitationMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ManageRevokeInvitationMutation = { revokeInvitation: { _id: string } };
 
 export type ManageCreateCannedMutationVariables = Exact<{
   project: string;
@@ -157,6 +228,14 @@ export type ManageCreateCannedMutationVariables = Exact<{
 
 
 export type ManageCreateCannedMutation = { createCannedResponse: { _id: string } };
+
+export type ConsoleEventPayloadsSubscriptionVariables = Exact<{
+  project: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleEventPayloadsSubscription = { projectEvents: { seq: number, name: string, subject: string, payload: any } };
 
 export type ConsoleSigninMutationVariables = Exact<{
   email: string;
@@ -191,10 +270,83 @@ export type ConsoleCreateProjectMutation = { createProject: { _id: string, name:
 export type ConsoleInboxQueryVariables = Exact<{
   project: string;
   status?: string | null | undefined;
+  assignee?: string | null | undefined;
+  sortField?: string | null | undefined;
+  direction?: number | null | undefined;
+  dept?: string | null | undefined;
+  tags?: string | null | undefined;
+  channel?: string | null | undefined;
 }>;
 
 
-export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+
+export type ConsoleInboxCountsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleInboxCountsQuery = { mine: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, unassigned: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, open: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, closed: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null };
+
+export type ConsoleProjectEventsSubscriptionVariables = Exact<{
+  project: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleProjectEventsSubscription = { projectEvents: { seq: number, name: string, subject: string } };
+
+export type ConsoleMyInvitationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMyInvitationsQuery = { myInvitations: Array<{ _id: string, id_project: string | null, project_name: string | null, role: string | null, createdAt: string }> | null };
+
+export type ConsoleAcceptInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleAcceptInvitationMutation = { acceptInvitation: { _id: string, id_project: string, role: string } };
+
+export type ConsoleDeclineInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleDeclineInvitationMutation = { declineInvitation: { _id: string } };
+
+export type ConsoleSignupWithInvitationMutationVariables = Exact<{
+  id: string;
+  token: string;
+  password: string;
+  firstname?: string | null | undefined;
+  lastname?: string | null | undefined;
+}>;
+
+
+export type ConsoleSignupWithInvitationMutation = { signupWithInvitation: { token: string | null, user: { _id: string, email: string | null, fullName: string | null } } };
+
+export type ConsoleVerifyEmailMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConsoleVerifyEmailMutation = { verifyEmail: { token: string | null, user: { _id: string, email: string | null, fullName: string | null, emailverified: boolean | null } } };
+
+export type ConsoleRequestPasswordResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type ConsoleRequestPasswordResetMutation = { requestPasswordReset: { success: boolean } };
+
+export type ConsoleResetPasswordMutationVariables = Exact<{
+  token: string;
+  password: string;
+}>;
+
+
+export type ConsoleResetPasswordMutation = { resetPassword: { token: string | null, user: { _id: string, email: string | null, fullName: string | null } } };
 
 export type ConsoleRequestEventsSubscriptionVariables = Exact<{
   project: string;
@@ -210,7 +362,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, tags: any, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -219,17 +371,19 @@ export type ConsoleMessageEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } | null } };
+export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } | null } };
 
 export type ConsoleReplyMutationVariables = Exact<{
   project: string;
   request: string;
   text: string;
   attributes?: any;
+  type?: string | null | undefined;
+  metadata?: any;
 }>;
 
 
-export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } };
+export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } };
 
 export type ConsoleTakeMutationVariables = Exact<{
   project: string;
@@ -263,6 +417,15 @@ export type ConsoleAddNoteMutationVariables = Exact<{
 
 
 export type ConsoleAddNoteMutation = { addRequestNote: { request_id: string, notes: Array<{ _id: string, text: string | null, createdAt: string }> } };
+
+export type ConsoleRemoveTagMutationVariables = Exact<{
+  project: string;
+  request: string;
+  tag: string;
+}>;
+
+
+export type ConsoleRemoveTagMutation = { removeRequestTag: { request_id: string, tags: any } };
 
 export type ConsoleAddTagMutationVariables = Exact<{
   project: string;
@@ -317,7 +480,7 @@ export type ConsoleAssignTargetsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAssignTargetsQuery = { departments: Array<{ _id: string, name: string }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+export type ConsoleAssignTargetsQuery = { departments: Array<{ _id: string, name: string, id_bot: string | null }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
 
 export type ConsoleRouteMutationVariables = Exact<{
   project: string;
@@ -337,6 +500,95 @@ export type ConsoleAssignMutationVariables = Exact<{
 
 export type ConsoleAssignMutation = { setRequestParticipants: { request_id: string, status: number, participatingAgents: Array<string> } };
 
+export type ConsoleReportsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleReportsQuery = { analyticsRequestCount: { count: number } | null, analyticsBotRequestCount: { count: number } | null, analyticsRequestsByDay: Array<{ date: string, count: number }> | null, analyticsMessagesByDay: Array<{ date: string, count: number }> | null, analyticsRequestsByHourOfWeek: Array<{ weekday: number, hour: number, count: number }> | null, analyticsWaitingTime: { average: number | null, count: number } | null, analyticsRequestDuration: { average: number | null, median: number | null, count: number } | null, analyticsSatisfaction: { average: number | null, count: number } | null, analyticsSatisfactionDistribution: Array<{ rating: number, count: number }> | null, analyticsFirstResponseByAgent: Array<{ id_user: string, fullname: string | null, average: number | null, median: number | null, count: number }> | null };
+
+export type ConsoleMarkSeenMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleMarkSeenMutation = { markRequestSeen: { request_id: string, unread: number | null } };
+
+export type ConsoleContactQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleContactQuery = { request: { request_id: string, sourcePage: string | null, userAgent: string | null, location: any, device: string | null, browser: { name: string, version: string | null } | null, os: { name: string, version: string | null } | null, lead: { _id: string, fullname: string | null, email: string | null, phone: string | null, company: string | null, attributes: any } | null } | null };
+
+export type ConsoleLeadConversationsQueryVariables = Exact<{
+  project: string;
+  lead: string;
+}>;
+
+
+export type ConsoleLeadConversationsQuery = { requests: { count: number, requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, status: number, createdAt: string }> } | null };
+
+export type ConsoleUpdateLeadMutationVariables = Exact<{
+  project: string;
+  id: string;
+  fullname?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+}>;
+
+
+export type ConsoleUpdateLeadMutation = { updateLead: { _id: string, fullname: string | null, email: string | null, phone: string | null } };
+
+export type ConsoleSearchQueryVariables = Exact<{
+  project: string;
+  q: string;
+}>;
+
+
+export type ConsoleSearchQuery = { search: { requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, lead: { fullname: string | null, email: string | null } | null }>, messages: Array<{ _id: string, text: string | null, recipient: string, senderFullname: string | null, createdAt: string }>, leads: Array<{ _id: string, fullname: string | null, email: string | null }> } | null };
+
+export type ConsoleFilterTargetsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleFilterTargetsQuery = { departments: Array<{ _id: string, name: string }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
+export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FileLimitsQuery = { fileLimits: { maxBytes: number, allowedTypes: Array<string> } | null };
+
+export type AcknowledgeMessageMutationVariables = Exact<{
+  project: string;
+  request: string;
+  message: string;
+  status: number;
+}>;
+
+
+export type AcknowledgeMessageMutation = { acknowledgeMessage: { _id: string, status: number } };
+
+export type SendTypingMutationVariables = Exact<{
+  project: string;
+  request: string;
+  typing: boolean;
+}>;
+
+
+export type SendTypingMutation = { sendTyping: { at: string } };
+
+export type TypingEventsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type TypingEventsSubscription = { typing: { user_id: string, fullname: string | null, typing: boolean, at: string } };
+
 export type WidgetSigninMutationVariables = Exact<{
   project: string;
   name?: string | null | undefined;
@@ -345,12 +597,12 @@ export type WidgetSigninMutationVariables = Exact<{
 
 export type WidgetSigninMutation = { signinAnonymously: { token: string | null, user: { _id: string, fullName: string | null, email: string | null } } };
 
-export type WidgetIsOpenQueryVariables = Exact<{
+export type WidgetSettingsQueryVariables = Exact<{
   project: string;
 }>;
 
 
-export type WidgetIsOpenQuery = { projectIsOpen: { isopen: boolean } | null };
+export type WidgetSettingsQuery = { widgetSettings: { name: string | null, isopen: boolean | null, available_agents: number | null } | null };
 
 export type WidgetMessagesQueryVariables = Exact<{
   project: string;
@@ -358,7 +610,7 @@ export type WidgetMessagesQueryVariables = Exact<{
 }>;
 
 
-export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string }> | null };
+export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null };
 
 export type WidgetSendMutationVariables = Exact<{
   project: string;
@@ -366,10 +618,12 @@ export type WidgetSendMutationVariables = Exact<{
   text: string;
   attributes?: any;
   sourcePage?: string | null | undefined;
+  type?: string | null | undefined;
+  metadata?: any;
 }>;
 
 
-export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } };
+export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } };
 
 export type WidgetMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -378,7 +632,7 @@ export type WidgetMessageEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string } | null } };
+export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } | null } };
 
 export type WidgetRequestStatusQueryVariables = Exact<{
   project: string;
@@ -479,6 +733,14 @@ export const ManageCreateDepartmentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageCreateDepartmentMutation, ManageCreateDepartmentMutationVariables>;
+export const ManageSetDepartmentBotDocument = new TypedDocumentString(`
+    mutation ManageSetDepartmentBot($project: String!, $id: String!, $bot: String) {
+  updateDepartment(project_id: $project, id: $id, id_bot: $bot) {
+    _id
+    id_bot
+  }
+}
+    `) as unknown as TypedDocumentString<ManageSetDepartmentBotMutation, ManageSetDepartmentBotMutationVariables>;
 export const ManageCreateGroupDocument = new TypedDocumentString(`
     mutation ManageCreateGroup($project: String!, $name: String!, $members: [String!]) {
   createGroup(project_id: $project, name: $name, members: $members) {
@@ -528,6 +790,12 @@ export const ManageKbsDocument = new TypedDocumentString(`
     _id
     name
     default
+    preview_settings {
+      model
+      top_k
+      temperature
+      max_tokens
+    }
   }
 }
     `) as unknown as TypedDocumentString<ManageKbsQuery, ManageKbsQueryVariables>;
@@ -542,6 +810,7 @@ export const ManageKbContentsDocument = new TypedDocumentString(`
       source
       status
       error
+      updatedAt
     }
   }
 }
@@ -580,6 +849,49 @@ export const ManageAddKbContentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageAddKbContentMutation, ManageAddKbContentMutationVariables>;
+export const ManageReadSitemapDocument = new TypedDocumentString(`
+    mutation ManageReadSitemap($project: String!, $sitemap: String!) {
+  readKbSitemap(project_id: $project, sitemap: $sitemap) {
+    sites
+    errors {
+      url
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ManageReadSitemapMutation, ManageReadSitemapMutationVariables>;
+export const ManageAddKbPagesDocument = new TypedDocumentString(`
+    mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {
+  createKbContents(project_id: $project, namespace: $namespace, list: $list) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageAddKbPagesMutation, ManageAddKbPagesMutationVariables>;
+export const ManageDeleteKbContentDocument = new TypedDocumentString(`
+    mutation ManageDeleteKbContent($project: String!, $id: String!) {
+  deleteKbContent(project_id: $project, content_id: $id) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageDeleteKbContentMutation, ManageDeleteKbContentMutationVariables>;
+export const ManageAskKbDocument = new TypedDocumentString(`
+    mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {
+  askKb(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    top_k: $topK
+    temperature: $temperature
+    model: $model
+  ) {
+    success
+    answer
+    sources
+    ids
+    error_message
+  }
+}
+    `) as unknown as TypedDocumentString<ManageAskKbMutation, ManageAskKbMutationVariables>;
 export const ManageWebhooksDocument = new TypedDocumentString(`
     query ManageWebhooks($project: String!) {
   webhookSubscriptions(project_id: $project) {
@@ -600,10 +912,14 @@ export const ManageWebhookDeliveriesDocument = new TypedDocumentString(`
       event
       status
       createdAt
+      nextAttemptAt
       attempts {
+        at
         attempt
         error
         redelivery
+        statusCode
+        durationMs
       }
     }
   }
@@ -622,9 +938,37 @@ export const ManageRedeliverDocument = new TypedDocumentString(`
   redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) {
     _id
     status
+    attempts {
+      at
+      statusCode
+      error
+      redelivery
+    }
   }
 }
     `) as unknown as TypedDocumentString<ManageRedeliverMutation, ManageRedeliverMutationVariables>;
+export const ManageRemoveTeammateDocument = new TypedDocumentString(`
+    mutation ManageRemoveTeammate($project: String!, $id: String!) {
+  removeTeammate(project_id: $project, project_user_id: $id) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageRemoveTeammateMutation, ManageRemoveTeammateMutationVariables>;
+export const ManageChangeRoleDocument = new TypedDocumentString(`
+    mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {
+  updateTeammate(project_id: $project, project_user_id: $id, role: $role) {
+    _id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ManageChangeRoleMutation, ManageChangeRoleMutationVariables>;
+export const ManageRevokeInvitationDocument = new TypedDocumentString(`
+    mutation ManageRevokeInvitation($project: String!, $id: String!) {
+  revokeInvitation(project_id: $project, invitation_id: $id) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ManageRevokeInvitationMutation, ManageRevokeInvitationMutationVariables>;
 export const ManageCreateCannedDocument = new TypedDocumentString(`
     mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {
   createCannedResponse(project_id: $project, title: $title, text: $text) {
@@ -632,6 +976,16 @@ export const ManageCreateCannedDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageCreateCannedMutation, ManageCreateCannedMutationVariables>;
+export const ConsoleEventPayloadsDocument = new TypedDocumentString(`
+    subscription ConsoleEventPayloads($project: String!, $after: Int) {
+  projectEvents(project_id: $project, after: $after) {
+    seq
+    name
+    subject
+    payload
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEventPayloadsSubscription, ConsoleEventPayloadsSubscriptionVariables>;
 export const ConsoleSigninDocument = new TypedDocumentString(`
     mutation ConsoleSignin($email: String!, $password: String!) {
   signin(email: $email, password: $password) {
@@ -683,8 +1037,18 @@ export const ConsoleCreateProjectDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleCreateProjectMutation, ConsoleCreateProjectMutationVariables>;
 export const ConsoleInboxDocument = new TypedDocumentString(`
-    query ConsoleInbox($project: String!, $status: String) {
-  requests(project_id: $project, status: $status, limit: 100) {
+    query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
+  requests(
+    project_id: $project
+    status: $status
+    assignee: $assignee
+    sortField: $sortField
+    direction: $direction
+    dept_id: $dept
+    tags: $tags
+    channel: $channel
+    limit: 100
+  ) {
     count
     requests {
       _id
@@ -697,6 +1061,7 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
       hasBot
       participatingAgents
       tags
+      unread
       lead {
         _id
         fullname
@@ -706,6 +1071,124 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleInboxQuery, ConsoleInboxQueryVariables>;
+export const ConsoleInboxCountsDocument = new TypedDocumentString(`
+    query ConsoleInboxCounts($project: String!) {
+  mine: requests(project_id: $project, assignee: "me", limit: 100) {
+    count
+    requests {
+      request_id
+      unread
+    }
+  }
+  unassigned: requests(project_id: $project, status: "100", limit: 100) {
+    count
+    requests {
+      request_id
+      unread
+    }
+  }
+  open: requests(project_id: $project, limit: 100) {
+    count
+    requests {
+      request_id
+      unread
+    }
+  }
+  closed: requests(project_id: $project, status: "1000", limit: 1) {
+    count
+    requests {
+      request_id
+      unread
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInboxCountsQuery, ConsoleInboxCountsQueryVariables>;
+export const ConsoleProjectEventsDocument = new TypedDocumentString(`
+    subscription ConsoleProjectEvents($project: String!, $after: Int) {
+  projectEvents(project_id: $project, after: $after) {
+    seq
+    name
+    subject
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleProjectEventsSubscription, ConsoleProjectEventsSubscriptionVariables>;
+export const ConsoleMyInvitationsDocument = new TypedDocumentString(`
+    query ConsoleMyInvitations {
+  myInvitations {
+    _id
+    id_project
+    project_name
+    role
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMyInvitationsQuery, ConsoleMyInvitationsQueryVariables>;
+export const ConsoleAcceptInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleAcceptInvitation($id: String!) {
+  acceptInvitation(invitation_id: $id) {
+    _id
+    id_project
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAcceptInvitationMutation, ConsoleAcceptInvitationMutationVariables>;
+export const ConsoleDeclineInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleDeclineInvitation($id: String!) {
+  declineInvitation(invitation_id: $id) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeclineInvitationMutation, ConsoleDeclineInvitationMutationVariables>;
+export const ConsoleSignupWithInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleSignupWithInvitation($id: String!, $token: String!, $password: String!, $firstname: String, $lastname: String) {
+  signupWithInvitation(
+    invitation_id: $id
+    token: $token
+    password: $password
+    firstname: $firstname
+    lastname: $lastname
+  ) {
+    token
+    user {
+      _id
+      email
+      fullName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSignupWithInvitationMutation, ConsoleSignupWithInvitationMutationVariables>;
+export const ConsoleVerifyEmailDocument = new TypedDocumentString(`
+    mutation ConsoleVerifyEmail($token: String!) {
+  verifyEmail(token: $token) {
+    token
+    user {
+      _id
+      email
+      fullName
+      emailverified
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleVerifyEmailMutation, ConsoleVerifyEmailMutationVariables>;
+export const ConsoleRequestPasswordResetDocument = new TypedDocumentString(`
+    mutation ConsoleRequestPasswordReset($email: String!) {
+  requestPasswordReset(email: $email) {
+    success
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRequestPasswordResetMutation, ConsoleRequestPasswordResetMutationVariables>;
+export const ConsoleResetPasswordDocument = new TypedDocumentString(`
+    mutation ConsoleResetPassword($token: String!, $password: String!) {
+  resetPassword(token: $token, password: $password) {
+    token
+    user {
+      _id
+      email
+      fullName
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResetPasswordMutation, ConsoleResetPasswordMutationVariables>;
 export const ConsoleRequestEventsDocument = new TypedDocumentString(`
     subscription ConsoleRequestEvents($project: String!, $after: Int) {
   projectRequests(project_id: $project, after: $after) {
@@ -724,7 +1207,26 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     status
     first_text
     participatingAgents
+    participatingBots
+    hasBot
     tags
+    rating
+    rating_message
+    closed_at
+    createdAt
+    sourcePage
+    agents {
+      _id
+      id_user {
+        _id
+        fullName
+        email
+      }
+    }
+    department {
+      _id
+      name
+    }
     lead {
       _id
       fullname
@@ -745,6 +1247,14 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
+  }
+  requestTimeline(project_id: $project, request_id: $request) {
+    seq
+    name
+    at
+    text
   }
 }
     `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
@@ -761,17 +1271,21 @@ export const ConsoleMessageEventsDocument = new TypedDocumentString(`
       metadata
       attributes
       createdAt
+      status
+      receipts
     }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleMessageEventsSubscription, ConsoleMessageEventsSubscriptionVariables>;
 export const ConsoleReplyDocument = new TypedDocumentString(`
-    mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON) {
+    mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
+    type: $type
+    metadata: $metadata
   ) {
     _id
     sender
@@ -781,6 +1295,8 @@ export const ConsoleReplyDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<ConsoleReplyMutation, ConsoleReplyMutationVariables>;
@@ -821,6 +1337,14 @@ export const ConsoleAddNoteDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAddNoteMutation, ConsoleAddNoteMutationVariables>;
+export const ConsoleRemoveTagDocument = new TypedDocumentString(`
+    mutation ConsoleRemoveTag($project: String!, $request: String!, $tag: String!) {
+  removeRequestTag(project_id: $project, request_id: $request, tag: $tag) {
+    request_id
+    tags
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRemoveTagMutation, ConsoleRemoveTagMutationVariables>;
 export const ConsoleAddTagDocument = new TypedDocumentString(`
     mutation ConsoleAddTag($project: String!, $request: String!, $tag: JSON!) {
   addRequestTags(project_id: $project, request_id: $request, tag: $tag) {
@@ -887,6 +1411,7 @@ export const ConsoleAssignTargetsDocument = new TypedDocumentString(`
   departments(project_id: $project) {
     _id
     name
+    id_bot
   }
   teammates(project_id: $project) {
     _id
@@ -905,7 +1430,6 @@ export const ConsoleRouteDocument = new TypedDocumentString(`
     project_id: $project
     request_id: $request
     departmentid: $department
-    nobot: true
   ) {
     request_id
     status
@@ -925,6 +1449,206 @@ export const ConsoleAssignDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssignMutation, ConsoleAssignMutationVariables>;
+export const ConsoleReportsDocument = new TypedDocumentString(`
+    query ConsoleReports($project: String!) {
+  analyticsRequestCount(project_id: $project) {
+    count
+  }
+  analyticsBotRequestCount(project_id: $project) {
+    count
+  }
+  analyticsRequestsByDay(project_id: $project) {
+    date
+    count
+  }
+  analyticsMessagesByDay(project_id: $project) {
+    date
+    count
+  }
+  analyticsRequestsByHourOfWeek(project_id: $project) {
+    weekday
+    hour
+    count
+  }
+  analyticsWaitingTime(project_id: $project) {
+    average
+    count
+  }
+  analyticsRequestDuration(project_id: $project) {
+    average
+    median
+    count
+  }
+  analyticsSatisfaction(project_id: $project) {
+    average
+    count
+  }
+  analyticsSatisfactionDistribution(project_id: $project) {
+    rating
+    count
+  }
+  analyticsFirstResponseByAgent(project_id: $project) {
+    id_user
+    fullname
+    average
+    median
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReportsQuery, ConsoleReportsQueryVariables>;
+export const ConsoleMarkSeenDocument = new TypedDocumentString(`
+    mutation ConsoleMarkSeen($project: String!, $request: String!) {
+  markRequestSeen(project_id: $project, request_id: $request) {
+    request_id
+    unread
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarkSeenMutation, ConsoleMarkSeenMutationVariables>;
+export const ConsoleContactDocument = new TypedDocumentString(`
+    query ConsoleContact($project: String!, $request: String!) {
+  request(project_id: $project, request_id: $request) {
+    request_id
+    sourcePage
+    userAgent
+    location
+    device
+    browser {
+      name
+      version
+    }
+    os {
+      name
+      version
+    }
+    lead {
+      _id
+      fullname
+      email
+      phone
+      company
+      attributes
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleContactQuery, ConsoleContactQueryVariables>;
+export const ConsoleLeadConversationsDocument = new TypedDocumentString(`
+    query ConsoleLeadConversations($project: String!, $lead: String!) {
+  requests(
+    project_id: $project
+    lead: $lead
+    status: "all"
+    sortField: "createdAt"
+    limit: 20
+  ) {
+    count
+    requests {
+      request_id
+      ticket_id
+      first_text
+      status
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLeadConversationsQuery, ConsoleLeadConversationsQueryVariables>;
+export const ConsoleUpdateLeadDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {
+  updateLead(
+    project_id: $project
+    id: $id
+    fullname: $fullname
+    email: $email
+    phone: $phone
+  ) {
+    _id
+    fullname
+    email
+    phone
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateLeadMutation, ConsoleUpdateLeadMutationVariables>;
+export const ConsoleSearchDocument = new TypedDocumentString(`
+    query ConsoleSearch($project: String!, $q: String!) {
+  search(project_id: $project, q: $q, limit: 8) {
+    requests {
+      request_id
+      ticket_id
+      first_text
+      lead {
+        fullname
+        email
+      }
+    }
+    messages {
+      _id
+      text
+      recipient
+      senderFullname
+      createdAt
+    }
+    leads {
+      _id
+      fullname
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSearchQuery, ConsoleSearchQueryVariables>;
+export const ConsoleFilterTargetsDocument = new TypedDocumentString(`
+    query ConsoleFilterTargets($project: String!) {
+  departments(project_id: $project) {
+    _id
+    name
+  }
+  teammates(project_id: $project) {
+    _id
+    role
+    id_user {
+      _id
+      fullName
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFilterTargetsQuery, ConsoleFilterTargetsQueryVariables>;
+export const FileLimitsDocument = new TypedDocumentString(`
+    query FileLimits {
+  fileLimits {
+    maxBytes
+    allowedTypes
+  }
+}
+    `) as unknown as TypedDocumentString<FileLimitsQuery, FileLimitsQueryVariables>;
+export const AcknowledgeMessageDocument = new TypedDocumentString(`
+    mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {
+  acknowledgeMessage(
+    project_id: $project
+    request_id: $request
+    message_id: $message
+    status: $status
+  ) {
+    _id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<AcknowledgeMessageMutation, AcknowledgeMessageMutationVariables>;
+export const SendTypingDocument = new TypedDocumentString(`
+    mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {
+  sendTyping(project_id: $project, request_id: $request, typing: $typing) {
+    at
+  }
+}
+    `) as unknown as TypedDocumentString<SendTypingMutation, SendTypingMutationVariables>;
+export const TypingEventsDocument = new TypedDocumentString(`
+    subscription TypingEvents($project: String!, $request: String!) {
+  typing(project_id: $project, request_id: $request) {
+    user_id
+    fullname
+    typing
+    at
+  }
+}
+    `) as unknown as TypedDocumentString<TypingEventsSubscription, TypingEventsSubscriptionVariables>;
 export const WidgetSigninDocument = new TypedDocumentString(`
     mutation WidgetSignin($project: String!, $name: String) {
   signinAnonymously(id_project: $project, firstname: $name) {
@@ -937,13 +1661,15 @@ export const WidgetSigninDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<WidgetSigninMutation, WidgetSigninMutationVariables>;
-export const WidgetIsOpenDocument = new TypedDocumentString(`
-    query WidgetIsOpen($project: String!) {
-  projectIsOpen(project_id: $project) {
+export const WidgetSettingsDocument = new TypedDocumentString(`
+    query WidgetSettings($project: String!) {
+  widgetSettings(project_id: $project) {
+    name
     isopen
+    available_agents
   }
 }
-    `) as unknown as TypedDocumentString<WidgetIsOpenQuery, WidgetIsOpenQueryVariables>;
+    `) as unknown as TypedDocumentString<WidgetSettingsQuery, WidgetSettingsQueryVariables>;
 export const WidgetMessagesDocument = new TypedDocumentString(`
     query WidgetMessages($project: String!, $request: String!) {
   messages(project_id: $project, request_id: $request) {
@@ -955,17 +1681,21 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
 export const WidgetSendDocument = new TypedDocumentString(`
-    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
     sourcePage: $sourcePage
+    type: $type
+    metadata: $metadata
   ) {
     _id
     sender
@@ -975,6 +1705,8 @@ export const WidgetSendDocument = new TypedDocumentString(`
     metadata
     attributes
     createdAt
+    status
+    receipts
   }
 }
     `) as unknown as TypedDocumentString<WidgetSendMutation, WidgetSendMutationVariables>;
@@ -992,6 +1724,8 @@ export const WidgetMessageEventsDocument = new TypedDocumentString(`
       metadata
       attributes
       createdAt
+      status
+      receipts
     }
   }
 }

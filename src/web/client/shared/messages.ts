@@ -9,6 +9,8 @@ export interface ChatMessage {
   metadata?: any;
   attributes?: any;
   createdAt: string;
+  status?: number;
+  receipts?: any;
 }
 
 export interface Button {

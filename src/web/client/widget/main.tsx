@@ -1,8 +1,11 @@
 import { StrictMode, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { liveClient, request, setApiBase, subscribe } from '../api.js';
+import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
-import { ProjectIsOpen, SigninAnonymously, WidgetMessageEvents, WidgetMessages, WidgetRate, WidgetRequestStatus, WidgetSend } from './operations.js';
+import { usePageVisible, useReceipts } from '../shared/receipts.js';
+import { typingLine, useTyping } from '../shared/typing.js';
+import { WidgetSettings, SigninAnonymously, WidgetMessageEvents, WidgetMessages, WidgetRate, WidgetRequestStatus, WidgetSend } from './operations.js';
 import { widgetCss } from './style.js';
 
 // The visitor widget: a launcher button and a chat panel, mounted by /widget.js into a shadow root
@@ -15,6 +18,8 @@ interface Session {
   fullName: string;
   email?: string | null;
   requestId: string;
+  /** Whether the conversation `requestId` was started (its first message sent): until then there is nothing to read. */
+  started?: boolean;
 }
 
 const newRequestId = () => `support-group-${crypto.randomUUID()}`;
@@ -36,10 +41,17 @@ function Widget({ projectId }: { projectId: string }) {
   const [closed, setClosed] = useState(false);
   const [rated, setRated] = useState(false);
   const [away, setAway] = useState(false);
+  const [email, setEmail] = useState('');
+  const [ratingValue, setRatingValue] = useState<number | null>(null);
+  const [ratingComment, setRatingComment] = useState('');
   const [connected, setConnected] = useState(false);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
 
   const save = useCallback(
     (next: Session) => {
@@ -49,15 +61,17 @@ function Widget({ projectId }: { projectId: string }) {
     [projectId],
   );
 
+  // Away: outside the operating hours, or nobody available to answer.
   useEffect(() => {
-    request(ProjectIsOpen, { project: projectId }).then((r) => setAway(!r.projectIsOpen.isopen), () => {});
-  }, [projectId]);
+    if (!open) return;
+    request(WidgetSettings, { project: projectId }).then((r) => setAway(r.widgetSettings.isopen === false || r.widgetSettings.available_agents === 0), () => {});
+  }, [projectId, open]);
 
   // Signs in anonymously the first time the panel opens.
   useEffect(() => {
     if (!open || session) return;
     request(SigninAnonymously, { project: projectId }).then(
-      (r) => save({ token: r.signinAnonymously.token!, userId: r.signinAnonymously.user._id, fullName: r.signinAnonymously.user.fullName ?? 'Visitor', email: r.signinAnonymously.user.email, requestId: newRequestId() }),
+      (r) => save({ token: r.signinAnonymously.token!, userId: r.signinAnonymously.user._id, fullName: r.signinAnonymously.user.fullName ?? 'Visitor', email: r.signinAnonymously.user.email, requestId: newRequestId(), started: false }),
       (e: Error) => setError(e.message),
     );
   }, [open, session, projectId, save]);
@@ -65,9 +79,9 @@ function Widget({ projectId }: { projectId: string }) {
   const client = useMemo(() => (session ? liveClient(session.token, setConnected) : null), [session?.token]);
   useEffect(() => () => void client?.dispose(), [client]);
 
-  // A returning visitor: the conversation they had, if it exists.
+  // A returning visitor: the conversation they had. A conversation never started has nothing to read.
   useEffect(() => {
-    if (!session) return;
+    if (!session || session.started === false) return;
     request(WidgetMessages, { project: projectId, request: session.requestId }, session.token).then(
       (r) => {
         setMessages((m) => merged(m, r.messages));
@@ -88,7 +102,9 @@ function Widget({ projectId }: { projectId: string }) {
       (d) => d.requestMessages.seq,
       (d) => {
         const message = d.requestMessages.message;
-        if (message) setMessages((m) => merged(m, [message]));
+        if (!message) return;
+        setMessages((m) => merged(m, [message]));
+        spoke(message.sender);
       },
       reread,
     );
@@ -97,21 +113,35 @@ function Widget({ projectId }: { projectId: string }) {
     return off;
   }, [client, session?.requestId, started, projectId]);
 
-  // Whether the conversation was closed (to ask for a rating): end users may not follow the
-  // project's request events, so the widget asks for its request's status while the panel is open.
+  // Whether the conversation is closed (to ask for a rating) or was reopened (to bring the input
+  // back): end users may not follow the project's request events, so the widget asks for its
+  // request's status while the panel is open, and at once when a message arrives.
   useEffect(() => {
-    if (!open || !session || !started || closed) return;
+    if (!open || !session || !started) return;
     const check = () =>
       request(WidgetRequestStatus, { project: projectId, request: session.requestId }, session.token).then(
-        (r) => setClosed(r.request.status === 1000),
+        (r) => {
+          const isClosed = r.request.status === 1000;
+          setClosed(isClosed);
+          if (!isClosed) setRated(false);
+        },
         () => {},
       );
     void check();
     const timer = setInterval(check, 3000);
     return () => clearInterval(timer);
-  }, [open, session?.requestId, started, closed, messages.length, projectId]);
+  }, [open, session?.requestId, started, messages.length, projectId]);
 
+  const { typists, keyPressed, stopped, spoke } = useTyping({
+    client,
+    token: session?.token ?? null,
+    projectId,
+    requestId: session?.requestId ?? '',
+    me: session?.userId ?? '',
+    enabled: !!session && started,
+  });
   const visible = messages.filter((m) => !isHiddenMessage(m));
+  useReceipts({ messages: visible, me: session?.userId, token: session?.token ?? null, projectId, requestId: session?.requestId ?? '', seeing: open && pageVisible });
   const last = visible[visible.length - 1];
   const inputDisabled = last?.attributes?.disableInputMessage === true;
   // Both last until the next message arrives.
@@ -127,23 +157,47 @@ function Widget({ projectId }: { projectId: string }) {
     }
   }, [last?._id]);
 
+  // The newest message in view: when one arrives, and when the panel opens on a conversation read back.
   useEffect(() => {
     list.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
-  }, [visible.length]);
+  }, [visible.length, open]);
 
-  async function send(text: string) {
+  async function send(text: string, content: { type?: string; metadata?: Record<string, unknown> } = {}) {
     if (!session || !text.trim()) return;
     setError(null);
+    stopped();
     try {
+      // The e-mail a visitor leaves while the team is away goes with the first message: it is the lead's.
+      const leftEmail = !started && email.trim() ? { userEmail: email.trim() } : {};
       const r = await request(
         WidgetSend,
-        { project: projectId, request: session.requestId, text, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName }, sourcePage: location.href },
+        { project: projectId, request: session.requestId, text, ...content, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href },
         session.token,
       );
       setMessages((m) => merged(m, [r.sendMessage]));
-      setStarted(true);
+      if (!started) {
+        setStarted(true);
+        save({ ...session, started: true, email: leftEmail.userEmail ?? session.email });
+      }
     } catch (e) {
       setError((e as Error).message);
+    }
+  }
+
+  async function attach(file: File) {
+    if (!session) return;
+    setError(null);
+    const refused = await refusal(file).catch(() => null);
+    if (refused) return setError(refused);
+    setProgress({ name: file.name, fraction: 0 });
+    try {
+      const uploaded = await upload(projectId, session.token, file, (fraction) => setProgress({ name: file.name, fraction }));
+      const message = attachmentMessage(file, uploaded);
+      await send(message.text, { type: message.type, metadata: message.metadata });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setProgress(null);
     }
   }
 
@@ -154,15 +208,22 @@ function Widget({ projectId }: { projectId: string }) {
     void send(text);
   }
 
-  async function rate(value: number) {
+  async function rate(value: number, comment: string) {
     if (!session) return;
-    await request(WidgetRate, { project: projectId, request: session.requestId, rate: value }, session.token);
-    setRated(true);
+    setError(null);
+    try {
+      await request(WidgetRate, { project: projectId, request: session.requestId, rate: value, message: comment.trim() || undefined }, session.token);
+      setRated(true);
+    } catch (e) {
+      setError((e as Error).message);
+    }
   }
 
   function newConversation() {
     if (!session) return;
-    save({ ...session, requestId: newRequestId() });
+    save({ ...session, requestId: newRequestId(), started: false });
+    setRatingValue(null);
+    setRatingComment('');
     setMessages([]);
     setStarted(false);
     setClosed(false);
@@ -172,7 +233,24 @@ function Widget({ projectId }: { projectId: string }) {
   return (
     <div className="sw-root">
       {open && (
-        <section className="sw-panel" role="dialog" aria-label="Chat with us" aria-modal="false">
+        <section
+          className={`sw-panel${dragging ? ' sw-dragging' : ''}`}
+          role="dialog"
+          aria-label="Chat with us"
+          aria-modal="false"
+          onDragOver={(e) => {
+            if (!session || closed) return;
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            const file = e.dataTransfer.files?.[0];
+            if (file) void attach(file);
+          }}
+        >
           <header className="sw-header">
             <h2>Chat with us</h2>
             <span className="sw-who" data-testid="widget-user">
@@ -183,17 +261,31 @@ function Widget({ projectId }: { projectId: string }) {
             </button>
           </header>
           {away && (
-            <p className="sw-away" role="status">
-              The team is away right now: leave a message and we will answer as soon as we are back.
-            </p>
+            <div className="sw-away" role="status">
+              <p>The team is away right now. Leave your e-mail and a message: we will answer as soon as we are back.</p>
+              {!started && !session?.email && (
+                <label>
+                  Your e-mail
+                  <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" />
+                </label>
+              )}
+            </div>
           )}
           {started && !connected && <p className="sw-offline" role="status">Reconnecting…</p>}
           <ol className="sw-messages" ref={list} aria-live="polite" aria-label="Messages">
             {visible.map((m) => (
               <li key={m._id} className={m.sender === session?.userId ? 'sw-msg sw-mine' : 'sw-msg sw-theirs'} data-testid="widget-message">
                 {m.sender !== session?.userId && <span className="sw-sender">{m.senderFullname}</span>}
-                {m.type === 'image' && m.metadata?.src && <img src={m.metadata.src} alt={m.text || 'image'} className="sw-image" />}
-                {m.text && <span className="sw-text">{m.text}</span>}
+                {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? (
+                  <Attachment message={m} token={session?.token ?? null} prefix="sw-" />
+                ) : (
+                  m.text && <span className="sw-text">{m.text}</span>
+                )}
+                {m.sender === session?.userId && (
+                  <span className="sw-receipt" aria-label={receiptText(m.status ?? 200).label} title={receiptText(m.status ?? 200).label}>
+                    {receiptText(m.status ?? 200).mark}
+                  </span>
+                )}
                 {buttonsOf(m).length > 0 && (
                   <span className="sw-buttons">
                     {buttonsOf(m).map((b, i) =>
@@ -212,6 +304,17 @@ function Widget({ projectId }: { projectId: string }) {
               </li>
             ))}
           </ol>
+          {typingLine(typists) && (
+            <p className="sw-typing" role="status" data-testid="typing">
+              {typingLine(typists)}
+            </p>
+          )}
+          {progress && (
+            <div className="sw-progress" role="status">
+              Uploading {progress.name}
+              <progress max={1} value={progress.fraction} aria-label={`Uploading ${progress.name}`} />
+            </div>
+          )}
           {error && (
             <p className="sw-error" role="alert">
               {error}
@@ -222,14 +325,30 @@ function Widget({ projectId }: { projectId: string }) {
               {rated ? (
                 <p role="status">Thank you for your rating!</p>
               ) : (
-                <fieldset>
-                  <legend>The conversation is closed. How did we do?</legend>
-                  {[1, 2, 3, 4, 5].map((n) => (
-                    <button key={n} type="button" aria-label={`${n} out of 5`} onClick={() => void rate(n)}>
-                      {'★'.repeat(n)}
-                    </button>
-                  ))}
-                </fieldset>
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (ratingValue) void rate(ratingValue, ratingComment);
+                  }}
+                >
+                  <fieldset>
+                    <legend>The conversation is closed. How did we do?</legend>
+                    {[1, 2, 3, 4, 5].map((n) => (
+                      <button key={n} type="button" aria-label={`${n} out of 5`} aria-pressed={ratingValue === n} onClick={() => setRatingValue(n)}>
+                        {'★'.repeat(n)}
+                      </button>
+                    ))}
+                  </fieldset>
+                  {ratingValue && (
+                    <>
+                      <label>
+                        A comment (optional)
+                        <input value={ratingComment} onChange={(e) => setRatingComment(e.target.value)} />
+                      </label>
+                      <button type="submit">Send rating</button>
+                    </>
+                  )}
+                </form>
               )}
               <button type="button" onClick={newConversation}>
                 New conversation
@@ -241,9 +360,27 @@ function Widget({ projectId }: { projectId: string }) {
                 Your message
               </label>
               <input
+                ref={picker}
+                type="file"
+                className="sw-visually-hidden"
+                aria-label="Attach a file"
+                tabIndex={-1}
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = '';
+                  if (file) void attach(file);
+                }}
+              />
+              <button type="button" className="sw-attach" aria-label="Attach a file or image" disabled={!session || inputDisabled} onClick={() => picker.current?.click()}>
+                📎
+              </button>
+              <input
                 id="sw-text"
                 value={draft}
-                onChange={(e) => setDraft(e.target.value)}
+                onChange={(e) => {
+                  setDraft(e.target.value);
+                  if (e.target.value) keyPressed();
+                }}
                 placeholder={placeholder}
                 disabled={!session || inputDisabled}
                 autoComplete="off"

@@ -9,24 +9,24 @@ export const SigninAnonymously = graphql(`
   }
 `);
 
-export const ProjectIsOpen = graphql(`
-  query WidgetIsOpen($project: String!) {
-    projectIsOpen(project_id: $project) { isopen }
+export const WidgetSettings = graphql(`
+  query WidgetSettings($project: String!) {
+    widgetSettings(project_id: $project) { name isopen available_agents }
   }
 `);
 
 export const WidgetMessages = graphql(`
   query WidgetMessages($project: String!, $request: String!) {
     messages(project_id: $project, request_id: $request) {
-      _id sender senderFullname text type metadata attributes createdAt
+      _id sender senderFullname text type metadata attributes createdAt status receipts
     }
   }
 `);
 
 export const WidgetSend = graphql(`
-  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String) {
-    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage) {
-      _id sender senderFullname text type metadata attributes createdAt
+  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
+    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {
+      _id sender senderFullname text type metadata attributes createdAt status receipts
     }
   }
 `);
@@ -36,7 +36,7 @@ export const WidgetMessageEvents = graphql(`
     requestMessages(project_id: $project, request_id: $request, after: $after) {
       seq
       name
-      message { _id sender senderFullname text type metadata attributes createdAt }
+      message { _id sender senderFullname text type metadata attributes createdAt status receipts }
     }
   }
 `);

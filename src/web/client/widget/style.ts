@@ -27,6 +27,20 @@ export const widgetCss = `
 .sw-rating { padding: 10px; border-top: 1px solid #e3e7ef; display: flex; flex-direction: column; gap: 8px; }
 .sw-rating fieldset { border: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px; }
 .sw-rating legend { margin-bottom: 6px; }
+.sw-rating form { display: flex; flex-direction: column; gap: 8px; }
+.sw-rating fieldset button[aria-pressed=true] { background: #d49b00; color: #fff; }
+.sw-rating label, .sw-away label { display: flex; flex-direction: column; gap: 4px; font-size: 13px; }
+.sw-rating input, .sw-away input { font: inherit; border: 1px solid #c5cbd8; border-radius: 8px; padding: 6px 10px; }
+.sw-away p { margin: 0 0 6px; }
+.sw-typing { margin: 0; padding: 2px 14px; font-size: 12px; color: #56607a; font-style: italic; }
+.sw-progress { padding: 4px 14px; font-size: 12px; display: flex; flex-direction: column; gap: 2px; }
+.sw-progress progress { width: 100%; }
+.sw-dragging { outline: 3px dashed #2450d3; outline-offset: -6px; }
+.sw-attach { background: #eef1f7 !important; color: #1d2433 !important; padding: 8px 10px !important; }
+.sw-receipt { align-self: flex-end; font-size: 11px; opacity: .75; }
+.sw-attachment-image { background: none; border: 0; padding: 0; cursor: zoom-in; }
+.sw-attachment-image img { max-width: 200px; max-height: 200px; border-radius: 8px; display: block; }
+.sw-attachment-file { color: inherit; }
 .sw-rating fieldset button { background: #fff; color: #d49b00; border: 1px solid #d49b00; }
 .sw-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `;

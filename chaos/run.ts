@@ -1,0 +1,431 @@
+// `npm run chaos`: the production deployment under crashes, measured from outside. Two server
+// nodes and two worker processes (each its own `node` process) on a fresh PostgreSQL database and
+// a redis-server of this run's own (on a free port); clients post messages with Idempotency-Key,
+// websocket subscribers on both nodes follow every request, and a webhook receiver that fails 20%
+// of attempts checks every signature. Meanwhile Redis, its pub/sub connections, the workers and
+// the nodes are killed (SIGKILL) or frozen at random and brought back. Then everything is given
+// time to converge, and the run is checked against the database: each subscriber must have every
+// message of its request once and in order, the receiver every message once (under one
+// webhook-id), and no idempotent post may be stored twice. Prints a table; exits 1 on any loss.
+//
+//   CHAOS_SECONDS (60)      how long the chaos lasts
+//   CHAOS_POSTERS (16)      clients posting at once
+//   CHAOS_REQUESTS (20)     conversations posted to, each followed by one subscriber per node
+//   DATABASE_URL            PostgreSQL to create the run's database on (postgres://postgres@127.0.0.1:5432/postgres)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'graphql-ws';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import WebSocket from 'ws';
+
+const seconds = Number(process.env.CHAOS_SECONDS ?? 60);
+const posterCount = Number(process.env.CHAOS_POSTERS ?? 16);
+const requestCount = Number(process.env.CHAOS_REQUESTS ?? 20);
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const logDir = mkdtempSync(path.join(tmpdir(), 'sp-chaos-'));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+const log = (...parts: unknown[]) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...parts);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A child process of the run, started again as often as it is killed; its output goes to a log file. */
+class Member {
+  child: ChildProcess | null = null;
+  starts = 0;
+  constructor(
+    readonly name: string,
+    private command: string,
+    private args: string[],
+    private env: NodeJS.ProcessEnv,
+  ) {}
+
+  start() {
+    this.starts++;
+    const out = createWriteStream(path.join(logDir, `${this.name}.log`), { flags: 'a' });
+    const child = spawn(this.command, this.args, { cwd: root, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.pipe(out);
+    child.stderr!.pipe(out);
+    this.child = child;
+    return child;
+  }
+
+  get running() {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL') {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await sleep(200);
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms (logs in ${logDir})`);
+}
+
+// --- the deployment ------------------------------------------------------------------------------
+
+const databaseName = `sp_chaos_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${databaseName}"`);
+const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString();
+const redisPort = await freePort();
+const redis = new Member('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env);
+const ports = [await freePort(), await freePort()];
+const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+  REDIS_PREFIX: 'chaos',
+  JWT_SECRET: 'chaos-secret-chaos-secret-chaos-secret-01',
+  BCRYPT_ROUNDS: '4',
+  HOST: '127.0.0.1',
+  DATA_DIR: path.join(logDir, 'data'),
+  RATE_LIMIT_REQUESTS: '1000000000',
+  RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '500ms,1s,2s,4s,8s,15s,30s',
+  WEBHOOK_SWEEP_INTERVAL: '2s',
+  WEBHOOK_TIMEOUT_MS: '3000',
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+  ...extra,
+});
+const node = (name: string, port: number) =>
+  new Member(name, process.execPath, ['--import', 'tsx', 'src/main.ts'], env({ PORT: String(port), RUN_WORKERS: 'false' }));
+const nodes = [node('node-a', ports[0]), node('node-b', ports[1])];
+const workers = [1, 2].map((i) => new Member(`worker-${i}`, process.execPath, ['--import', 'tsx', 'workers/index.ts'], env({})));
+const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+// Whatever ends this run (an error included), no process of it stays behind.
+process.on('exit', () => {
+  for (const member of [redis, ...nodes, ...workers]) if (member.running) member.child!.kill('SIGKILL');
+});
+for (const failure of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(failure, (error) => {
+    console.error(error);
+    void dropDatabase().finally(() => process.exit(2));
+  });
+}
+async function dropDatabase() {
+  for (const member of [redis, ...nodes, ...workers]) if (member.running) member.child!.kill('SIGKILL');
+  await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => {});
+}
+
+const redisAnswers = async () => {
+  const probe = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500 });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } finally {
+    probe.disconnect();
+  }
+};
+const nodeReady = (i: number) => async () => (await fetch(`${urls[i]}/ready`, { signal: AbortSignal.timeout(2000) })).status === 200;
+
+async function startRedis() {
+  redis.start();
+  await until('redis-server answers', redisAnswers);
+}
+async function startNode(i: number) {
+  nodes[i].start();
+  await until(`${nodes[i].name} ready`, nodeReady(i), 120_000);
+}
+
+// --- the webhook receiver ------------------------------------------------------------------------
+
+let signingSecret = '';
+const deliveredUnder = new Map<string, Set<string>>();
+const received = { attempts: 0, refused: 0, signatureFailures: 0 };
+const receiver = createHttpServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    received.attempts++;
+    if (Math.random() < 0.2) {
+      received.refused++;
+      res.writeHead(500).end('not now');
+      return;
+    }
+    const body = Buffer.concat(chunks).toString();
+    try {
+      new Webhook(signingSecret).verify(body, {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      });
+    } catch {
+      received.signatureFailures++;
+      res.writeHead(400).end('bad signature');
+      return;
+    }
+    const messageId = String((JSON.parse(body) as { payload: { _id: string } }).payload._id);
+    let ids = deliveredUnder.get(messageId);
+    if (!ids) deliveredUnder.set(messageId, (ids = new Set()));
+    ids.add(String(req.headers['webhook-id']));
+    res.writeHead(200).end('ok');
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+// --- setup ---------------------------------------------------------------------------------------
+
+log(`logs and data in ${logDir}`);
+await startRedis();
+await startNode(0);
+await Promise.all([startNode(1), ...workers.map((w) => w.start())]);
+
+async function call(url: string, method: string, pathname: string, body: unknown, token?: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}), ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  return { status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', body: (await res.json().catch(() => null)) as Record<string, any> };
+}
+const email = `chaos.${randomBytes(4).toString('hex')}@example.test`;
+await call(urls[0], 'POST', '/v3/auth/signup', { email, password: 'chaos chaos chaos' });
+const token = (await call(urls[0], 'POST', '/v3/auth/signin', { email, password: 'chaos chaos chaos' })).body.token as string;
+const projectId = (await call(urls[0], 'POST', '/v3/projects', { name: 'Chaos' }, token)).body._id as string;
+const hook = await call(urls[0], 'POST', `/v3/${projectId}/subscriptions`, { event: 'message.create', target: receiverUrl }, token);
+signingSecret = hook.body.signingSecret as string;
+const requestIds = Array.from({ length: requestCount }, () => `support-group-${randomUUID()}`);
+for (const requestId of requestIds) {
+  const opened = await call(urls[0], 'POST', `/v3/${projectId}/requests/${requestId}/messages`, { text: `opening ${requestId}` }, token);
+  if (opened.status !== 200) throw new Error(`could not open a request: ${JSON.stringify(opened.body)}`);
+}
+
+// --- subscribers: one per request on each node, resuming with `after` whenever their socket drops --
+
+/** Set once the chaos is over: posters finish their post and stop. */
+let postingOver = false;
+/** Set once the run is checked: subscribers stop following. */
+let followingOver = false;
+interface Follower {
+  requestId: string;
+  node: number;
+  lastSeq: number;
+  ids: string[];
+  outOfOrder: number;
+  reconnects: number;
+  failuresInRow: number;
+}
+const followers: Follower[] = requestIds.flatMap((requestId) => [0, 1].map((i) => ({ requestId, node: i, lastSeq: 0, ids: [], outOfOrder: 0, reconnects: 0, failuresInRow: 0 })));
+const followQuery = 'subscription($p: String!, $r: String!, $after: Int) { requestMessages(project_id: $p, request_id: $r, after: $after) { seq name message { _id } } }';
+
+async function follow(f: Follower) {
+  while (!followingOver) {
+    const client = createClient({
+      url: `${urls[f.node].replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: token },
+      retryAttempts: 0,
+      lazy: true,
+      onNonLazyError: () => {},
+    });
+    await new Promise<void>((resolve) => {
+      client.subscribe<{ requestMessages: { seq: number; name: string; message: { _id: string } | null } }>(
+        { query: followQuery, variables: { p: projectId, r: f.requestId, after: f.lastSeq } },
+        {
+          next: (result) => {
+            const event = result.data?.requestMessages;
+            if (!event || event.name !== 'message.create') return;
+            f.failuresInRow = 0;
+            const id = event.message?._id ?? `missing at ${event.seq}`;
+            if (event.seq > f.lastSeq) f.lastSeq = event.seq;
+            else if (!f.ids.includes(id)) f.outOfOrder++;
+            f.ids.push(id);
+          },
+          error: () => resolve(),
+          complete: () => resolve(),
+        },
+      );
+    });
+    await client.dispose();
+    f.reconnects++;
+    // Back off while its node is down (restarting takes seconds), so as not to flood the other one's logs.
+    await sleep(Math.min(2000, 200 * 2 ** Math.min(f.failuresInRow++, 4)) + Math.random() * 200);
+  }
+}
+const following = followers.map((f) => follow(f));
+
+// --- posters: every post with an Idempotency-Key, retried until it has a final answer -------------
+
+const posts = { answered: 0, replayed: 0, retries: 0, unexpected: 0 };
+async function poster(k: number) {
+  let target = k % urls.length;
+  for (let n = 0; !postingOver; n++) {
+    const requestId = pick(requestIds);
+    const key = `chaos-${k}-${n}`;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt) {
+        posts.retries++;
+        // The retry goes to the other node, as a client behind a load balancer would find it.
+        target = (target + 1) % urls.length;
+        await sleep(50 + Math.random() * 100);
+      }
+      const res = await call(urls[target], 'POST', `/v3/${projectId}/requests/${requestId}/messages`, { text: `post ${k}-${n}` }, token, { 'idempotency-key': key }).catch(
+        () => null,
+      );
+      if (!res || res.status >= 500 || res.status === 409 || res.status === 429) continue;
+      if (res.status === 200) {
+        posts.answered++;
+        if (res.replayed) posts.replayed++;
+      } else {
+        posts.unexpected++;
+        log(`unexpected answer ${res.status}: ${JSON.stringify(res.body)}`);
+      }
+      break;
+    }
+  }
+}
+
+// --- the chaos -----------------------------------------------------------------------------------
+
+const faults: Record<string, number> = {};
+const actions: Record<string, () => Promise<void>> = {
+  'worker killed': async () => {
+    const worker = pick(workers);
+    await worker.kill();
+    await sleep(500 + Math.random() * 1500);
+    worker.start();
+  },
+  'node killed': async () => {
+    const i = Math.floor(Math.random() * 2);
+    await nodes[i].kill();
+    await sleep(500 + Math.random() * 1500);
+    await startNode(i);
+  },
+  'redis killed': async () => {
+    await redis.kill();
+    await sleep(500 + Math.random() * 1500);
+    await startRedis();
+  },
+  'redis frozen': async () => {
+    redis.child?.kill('SIGSTOP');
+    await sleep(1000 + Math.random() * 2000);
+    redis.child?.kill('SIGCONT');
+  },
+  'pub/sub connections cut': async () => {
+    const control = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+    control.on('error', () => {});
+    await control.call('CLIENT', 'KILL', 'TYPE', 'pubsub').catch(() => null);
+    control.disconnect();
+  },
+};
+
+const started = Date.now();
+log(`chaos for ${seconds} s: ${posterCount} posters, ${followers.length} subscribers, webhook receiver failing 20%`);
+const posting = Array.from({ length: posterCount }, (_, k) => poster(k));
+while (Date.now() - started < seconds * 1000) {
+  await sleep(1500 + Math.random() * 3000);
+  const name = pick(Object.keys(actions));
+  faults[name] = (faults[name] ?? 0) + 1;
+  log(`${name} (${posts.answered} posts so far)`);
+  await actions[name]().catch((error: Error) => log(`${name} failed: ${error.message}`));
+}
+
+// --- convergence ---------------------------------------------------------------------------------
+
+log('chaos over: waiting for posts in flight, then for subscribers and webhooks to catch up');
+if (!redis.running) await startRedis();
+redis.child?.kill('SIGCONT');
+for (const [i, n] of nodes.entries()) if (!n.running) await startNode(i);
+for (const w of workers) if (!w.running) w.start();
+postingOver = true;
+await Promise.all(posting);
+
+const db = new pg.Client({ connectionString: databaseUrl });
+await db.connect();
+const messages = (await db.query<{ id: string; request_id: string; text: string }>(`SELECT "id", "request_id", "text" FROM "Message" WHERE "id_project" = $1`, [projectId])).rows;
+const byRequest = new Map<string, Set<string>>();
+for (const m of messages) {
+  if (!byRequest.has(m.request_id)) byRequest.set(m.request_id, new Set());
+  byRequest.get(m.request_id)!.add(m.id);
+}
+const missing = (f: Follower) => [...(byRequest.get(f.requestId) ?? [])].filter((id) => !f.ids.includes(id)).length;
+const converge = async (check: () => boolean, ms: number) => {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !check()) await sleep(500);
+};
+await converge(() => followers.every((f) => missing(f) === 0), 120_000);
+await converge(() => messages.every((m) => deliveredUnder.has(m.id)), 180_000);
+
+// --- the table -----------------------------------------------------------------------------------
+
+const duplicatedEvents = followers.reduce((sum, f) => sum + (f.ids.length - new Set(f.ids).size), 0);
+const idempotentDuplicates = (await db.query<{ n: string }>(
+  `SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM "Message" WHERE "id_project" = $1 GROUP BY "text" HAVING count(*) > 1) d`,
+  [projectId],
+)).rows[0].n;
+const result = {
+  'posts answered': posts.answered,
+  'posts retried (same key)': posts.retries,
+  'posts answered from a kept answer': posts.replayed,
+  'posts with an unexpected answer': posts.unexpected,
+  'messages stored': messages.length,
+  'idempotent posts duplicated': Number(idempotentDuplicates),
+  'events expected (subscribers x messages)': followers.reduce((sum, f) => sum + (byRequest.get(f.requestId)?.size ?? 0), 0),
+  'events delivered': followers.reduce((sum, f) => sum + new Set(f.ids).size, 0),
+  'events lost': followers.reduce((sum, f) => sum + missing(f), 0),
+  'events duplicated': duplicatedEvents,
+  'events out of order': followers.reduce((sum, f) => sum + f.outOfOrder, 0),
+  'subscriber reconnects': followers.reduce((sum, f) => sum + f.reconnects, 0),
+  'webhook attempts received (20% refused)': received.attempts,
+  'webhook deliveries lost': messages.filter((m) => !deliveredUnder.has(m.id)).length,
+  'webhook deliveries duplicated under another id': [...deliveredUnder.values()].filter((ids) => ids.size > 1).length,
+  'webhook signature failures': received.signatureFailures,
+};
+console.log(`\n## Chaos: ${seconds} s, faults: ${Object.entries(faults).map(([name, n]) => `${name} ${n}`).join(', ')}`);
+console.table(Object.entries(result).map(([measure, value]) => ({ measure, value })));
+const failed =
+  result['idempotent posts duplicated'] +
+    result['posts with an unexpected answer'] +
+    result['events lost'] +
+    result['events duplicated'] +
+    result['events out of order'] +
+    result['webhook deliveries lost'] +
+    result['webhook deliveries duplicated under another id'] +
+    result['webhook signature failures'] >
+  0;
+console.log(failed ? `FAILED (logs in ${logDir})` : 'PASSED: nothing lost, duplicated or out of order');
+
+// --- teardown ------------------------------------------------------------------------------------
+
+followingOver = true;
+await Promise.all([...nodes, ...workers].map((m) => m.kill('SIGTERM')));
+await redis.kill();
+await db.end();
+await dropDatabase();
+await admin.end();
+receiver.close();
+await Promise.race([Promise.all(following), sleep(5000)]);
+process.exit(failed ? 1 : 0);

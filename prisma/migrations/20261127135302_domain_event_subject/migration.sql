@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "DomainEvent_subject_idx" ON "DomainEvent"("subject");
