@@ -37,6 +37,7 @@ const bySegment: Record<string, string> = {
   invitations: 'Invitations',
   api_keys: 'API keys',
   subscriptions: 'Webhooks',
+  webhooks: 'Webhooks',
   kb: 'Knowledge base',
   labels: 'Labels',
   events: 'Custom events',
