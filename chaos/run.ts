@@ -155,7 +155,7 @@ async function startRedis() {
 }
 async function startNode(i: number) {
   nodes[i].start();
-  await until(`${nodes[i].name} ready`, nodeReady(i), 120_000);
+  await until(`${nodes[i].name} ready`, nodeReady(i), 300_000);
 }
 
 // --- the webhook receiver ------------------------------------------------------------------------
@@ -311,18 +311,24 @@ async function poster(k: number) {
 // --- the chaos -----------------------------------------------------------------------------------
 
 const faults: Record<string, number> = {};
+/** A node being restarted (starting takes seconds): the other one serves meanwhile, and is not killed too. */
+let nodeRestarting: Promise<void> | null = null;
 const actions: Record<string, () => Promise<void>> = {
   'worker killed': async () => {
-    const worker = pick(workers);
+    const worker = pick(workers.filter((w) => w.running));
+    if (!worker) return;
     await worker.kill();
     await sleep(500 + Math.random() * 1500);
     worker.start();
   },
   'node killed': async () => {
+    if (nodeRestarting) return;
     const i = Math.floor(Math.random() * 2);
     await nodes[i].kill();
-    await sleep(500 + Math.random() * 1500);
-    await startNode(i);
+    nodeRestarting = (async () => {
+      await sleep(500 + Math.random() * 1500);
+      await startNode(i);
+    })().finally(() => (nodeRestarting = null));
   },
   'redis killed': async () => {
     await redis.kill();
@@ -356,6 +362,7 @@ while (Date.now() - started < seconds * 1000) {
 // --- convergence ---------------------------------------------------------------------------------
 
 log('chaos over: waiting for posts in flight, then for subscribers and webhooks to catch up');
+await nodeRestarting;
 if (!redis.running) await startRedis();
 redis.child?.kill('SIGCONT');
 for (const [i, n] of nodes.entries()) if (!n.running) await startNode(i);

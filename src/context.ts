@@ -47,13 +47,7 @@ export function buildContext(services: ContextServices, request: Request, client
       let membership = memberships.get(key);
       if (!membership) {
         // A bot is no teammate: it holds no role anywhere.
-        membership = ctx
-          .principal()
-          .then((p) => (p && !p.bot ? services.teammates.membership(projectId, p) : null))
-          .then(async (m) => {
-            if (m) await services.projects.assertOpen(projectId, !!options.ownerCall && m.role === 'owner');
-            return m;
-          });
+        membership = ctx.principal().then((p) => (p && !p.bot ? services.teammates.membership(projectId, p, options) : null));
         memberships.set(key, membership);
       }
       return membership;

@@ -93,6 +93,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
   };
   services.auth.projects = projects;
+  teammates.projects = projects;
   return services;
 }
 

@@ -48,8 +48,8 @@ async function open(
 }
 
 /** The console signed in as the project's agent (the token goes in as the sign-in form would leave it). */
-async function openConsole(path = `/console/projects/${p.projectId}`, init?: (context: BrowserContext) => Promise<void>) {
-  const auth = JSON.stringify({ token: p.agent.token, userId: p.agent.userId, name: 'Agent' });
+async function openConsole(path = `/console/projects/${p.projectId}`, init?: (context: BrowserContext) => Promise<void>, as: { token: string; userId: string } = p.agent) {
+  const auth = JSON.stringify({ token: as.token, userId: as.userId, name: 'Agent' });
   const opened = await open(undefined, async (context) => {
     await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
     await init?.(context);
@@ -298,7 +298,7 @@ describe('the agent workspace', () => {
     expect((await t.put(`/v3/${p.projectId}/requests/${requestId}/tag`, { token: p.agent.token, body: { tag: 'urgent' } })).status).toBe(200);
     await agent.page.goto(`${t.baseUrl}/console/projects/${p.projectId}/views/open`);
     await agent.page.getByRole('button', { name: /^Filters/ }).click();
-    await agent.page.getByRole('form', { name: 'Filters' }).getByLabel('Tag').fill('urgent');
+    await agent.page.getByRole('form', { name: 'Filters' }).getByLabel('Tag', { exact: true }).fill('urgent');
     const inbox = agent.page.getByTestId('inbox');
     await expect.poll(() => inbox.locator('a[data-request-id]').evaluateAll((links) => links.map((a) => a.getAttribute('data-request-id'))), { timeout: 5_000 }).toEqual([requestId]);
     await agent.page.reload();
@@ -315,7 +315,8 @@ describe('the agent workspace', () => {
     await first.context.close();
     await visitor.context.close();
     await t.put(`/v3/${p.projectId}/requests/${requestId}/close`, { token: p.agent.token });
-    const agent = await openConsole(`/console/projects/${p.projectId}/reports`);
+    // Reports are the admins' (as the analytics queries are).
+    const agent = await openConsole(`/console/projects/${p.projectId}/reports`, undefined, p.admin);
     await agent.page.getByRole('heading', { name: 'Reports' }).waitFor();
     await expect.poll(() => agent.page.getByTestId('chart').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
     const drawn = await agent.page.getByTestId('chart').first().evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0);

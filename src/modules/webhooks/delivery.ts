@@ -162,10 +162,10 @@ export class WebhookSender {
 
   /**
    * Appends attempts in place (a redelivery beside a retry keeps both) and sets each delivery's
-   * state, from its attempt's outcome, only over the state that attempt started from: a success is
-   * final, and an automatic attempt's other outcome (a retry, a failure) is recorded in the log but
-   * leaves the state alone when another automatic attempt was recorded meanwhile (two copies of one
-   * delivery's job sent it at once: a sweep beside a slow first attempt). Several records of one
+   * state, from its attempt's outcome, only over the state that attempt started from: an automatic
+   * attempt's failure (a retry, a failure) is recorded in the log but leaves the state alone once
+   * the delivery succeeded, or when another automatic attempt was recorded meanwhile (two copies of
+   * one delivery's job sent it at once: a sweep beside a slow first attempt). Several records of one
    * delivery in a batch are applied in order, one statement each.
    */
   private async recordMany(records: PendingRecord[]) {
@@ -185,8 +185,10 @@ export class WebhookSender {
         // The automatic attempts recorded when this one started (none to check for a redelivery).
         before: r.attempt.attempt === null || r.attempt.redelivery ? null : r.attempt.attempt - 1,
       }));
-      // The state stays as it is: a success, or another automatic attempt recorded since this one began.
-      const keep = Prisma.sql`(d."status" = 'succeeded' OR (x."status" <> 'succeeded' AND x."before" IS NOT NULL AND x."before" <> (
+      // An automatic attempt that did not succeed leaves the state as it is when the delivery
+      // succeeded or another automatic attempt was recorded since it began. (A redelivery, asked
+      // for by hand, always sets it: its outcome is the delivery's latest.)
+      const keep = Prisma.sql`(x."before" IS NOT NULL AND x."status" <> 'succeeded' AND (d."status" = 'succeeded' OR x."before" <> (
         SELECT count(*) FROM jsonb_array_elements(d."attempts") a WHERE NOT coalesce((a->>'redelivery')::boolean, false))))`;
       await this.db.$executeRaw`
         UPDATE "WebhookDelivery" AS d

@@ -32,7 +32,6 @@ type Documents = {
     "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": typeof types.ManageReadSitemapDocument,
     "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": typeof types.ManageAddKbPagesDocument,
     "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": typeof types.ManageDeleteKbContentDocument,
-    "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n": typeof types.ManageAskKbDocument,
     "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": typeof types.ManageWebhooksDocument,
     "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": typeof types.ManageCreateWebhookDocument,
@@ -82,13 +81,17 @@ type Documents = {
     "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": typeof types.ConsoleSearchDocument,
     "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleFilterTargetsDocument,
     "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": typeof types.FileLimitsDocument,
+    "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n": typeof types.KbAnswerStreamDocument,
+    "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n": typeof types.KbAnswerDraftsDocument,
+    "\n  mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {\n    kbFeedback(project_id: $project, namespace: $namespace, question: $question, id: $id, helpful: $helpful) { __typename }\n  }\n": typeof types.KbFeedbackDocument,
+    "\n  mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {\n    kbRateAnswer(project_id: $project, request_id: $request, message_id: $message, helpful: $helpful) { __typename }\n  }\n": typeof types.KbRateAnswerDocument,
     "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n": typeof types.AcknowledgeMessageDocument,
     "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n": typeof types.SendTypingDocument,
     "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n": typeof types.TypingEventsDocument,
     "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": typeof types.WidgetSigninDocument,
     "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n": typeof types.WidgetSettingsDocument,
     "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetMessagesDocument,
-    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetSendDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetSendDocument,
     "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": typeof types.WidgetMessageEventsDocument,
     "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": typeof types.WidgetRateDocument,
@@ -111,7 +114,6 @@ const documents: Documents = {
     "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": types.ManageReadSitemapDocument,
     "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": types.ManageAddKbPagesDocument,
     "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": types.ManageDeleteKbContentDocument,
-    "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n": types.ManageAskKbDocument,
     "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": types.ManageWebhooksDocument,
     "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": types.ManageCreateWebhookDocument,
@@ -161,13 +163,17 @@ const documents: Documents = {
     "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": types.ConsoleSearchDocument,
     "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleFilterTargetsDocument,
     "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": types.FileLimitsDocument,
+    "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n": types.KbAnswerStreamDocument,
+    "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n": types.KbAnswerDraftsDocument,
+    "\n  mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {\n    kbFeedback(project_id: $project, namespace: $namespace, question: $question, id: $id, helpful: $helpful) { __typename }\n  }\n": types.KbFeedbackDocument,
+    "\n  mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {\n    kbRateAnswer(project_id: $project, request_id: $request, message_id: $message, helpful: $helpful) { __typename }\n  }\n": types.KbRateAnswerDocument,
     "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n": types.AcknowledgeMessageDocument,
     "\n  mutation SendTyping($project: String!, $request: String!, $typing: Boolean!) {\n    sendTyping(project_id: $project, request_id: $request, typing: $typing) { at }\n  }\n": types.SendTypingDocument,
     "\n  subscription TypingEvents($project: String!, $request: String!) {\n    typing(project_id: $project, request_id: $request) { user_id fullname typing at }\n  }\n": types.TypingEventsDocument,
     "\n  mutation WidgetSignin($project: String!, $name: String) {\n    signinAnonymously(id_project: $project, firstname: $name) {\n      token\n      user { _id fullName email }\n    }\n  }\n": types.WidgetSigninDocument,
     "\n  query WidgetSettings($project: String!) {\n    widgetSettings(project_id: $project) { name isopen available_agents }\n  }\n": types.WidgetSettingsDocument,
     "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetMessagesDocument,
-    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetSendDocument,
+    "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetSendDocument,
     "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": types.WidgetMessageEventsDocument,
     "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": types.WidgetRateDocument,
@@ -241,10 +247,6 @@ export function graphql(source: "\n  mutation ManageAddKbPages($project: String!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n"): typeof import('./graphql.js').ManageDeleteKbContentDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {\n    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {\n      success answer sources ids error_message\n    }\n  }\n"): typeof import('./graphql.js').ManageAskKbDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -444,6 +446,22 @@ export function graphql(source: "\n  query FileLimits {\n    fileLimits { maxByt
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n"): typeof import('./graphql.js').KbAnswerStreamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n"): typeof import('./graphql.js').KbAnswerDraftsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {\n    kbFeedback(project_id: $project, namespace: $namespace, question: $question, id: $id, helpful: $helpful) { __typename }\n  }\n"): typeof import('./graphql.js').KbFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {\n    kbRateAnswer(project_id: $project, request_id: $request, message_id: $message, helpful: $helpful) { __typename }\n  }\n"): typeof import('./graphql.js').KbRateAnswerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {\n    acknowledgeMessage(project_id: $project, request_id: $request, message_id: $message, status: $status) { _id status }\n  }\n"): typeof import('./graphql.js').AcknowledgeMessageDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -468,7 +486,7 @@ export function graphql(source: "\n  query WidgetMessages($project: String!, $re
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
+export function graphql(source: "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n"): typeof import('./graphql.js').WidgetSendDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -150,18 +150,6 @@ export type ManageDeleteKbContentMutationVariables = Exact<{
 
 export type ManageDeleteKbContentMutation = { deleteKbContent: { _id: string } };
 
-export type ManageAskKbMutationVariables = Exact<{
-  project: string;
-  namespace: string;
-  question: string;
-  topK?: number | null | undefined;
-  temperature?: number | null | undefined;
-  model?: string | null | undefined;
-}>;
-
-
-export type ManageAskKbMutation = { askKb: { success: boolean, answer: string, sources: Array<string>, ids: Array<string>, error_message: string | null } };
-
 export type ManageWebhooksQueryVariables = Exact<{
   project: string;
 }>;
@@ -562,6 +550,46 @@ export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type FileLimitsQuery = { fileLimits: { maxBytes: number, allowedTypes: Array<string> } | null };
 
+export type KbAnswerStreamSubscriptionVariables = Exact<{
+  project: string;
+  namespace: string;
+  question: string;
+  topK?: number | null | undefined;
+  temperature?: number | null | undefined;
+}>;
+
+
+export type KbAnswerStreamSubscription = { kbAnswerStream: { delta: string | null, done: boolean, result: { success: boolean, answer: string, id: string | null, ids: Array<string>, sources: Array<string>, error_message: string | null } | null } };
+
+export type KbAnswerDraftsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type KbAnswerDraftsSubscription = { kbAnswerDrafts: { draft_id: string, sender: string, text: string, done: boolean } };
+
+export type KbFeedbackMutationVariables = Exact<{
+  project: string;
+  namespace?: string | null | undefined;
+  question: string;
+  id: string;
+  helpful: boolean;
+}>;
+
+
+export type KbFeedbackMutation = { kbFeedback: { __typename: 'KbFeedbackResult' } };
+
+export type KbRateAnswerMutationVariables = Exact<{
+  project: string;
+  request: string;
+  message: string;
+  helpful: boolean;
+}>;
+
+
+export type KbRateAnswerMutation = { kbRateAnswer: { __typename: 'KbFeedbackEntry' } };
+
 export type AcknowledgeMessageMutationVariables = Exact<{
   project: string;
   request: string;
@@ -618,6 +646,7 @@ export type WidgetSendMutationVariables = Exact<{
   text: string;
   attributes?: any;
   sourcePage?: string | null | undefined;
+  userAgent?: string | null | undefined;
   type?: string | null | undefined;
   metadata?: any;
 }>;
@@ -874,24 +903,6 @@ export const ManageDeleteKbContentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageDeleteKbContentMutation, ManageDeleteKbContentMutationVariables>;
-export const ManageAskKbDocument = new TypedDocumentString(`
-    mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {
-  askKb(
-    project_id: $project
-    namespace: $namespace
-    question: $question
-    top_k: $topK
-    temperature: $temperature
-    model: $model
-  ) {
-    success
-    answer
-    sources
-    ids
-    error_message
-  }
-}
-    `) as unknown as TypedDocumentString<ManageAskKbMutation, ManageAskKbMutationVariables>;
 export const ManageWebhooksDocument = new TypedDocumentString(`
     query ManageWebhooks($project: String!) {
   webhookSubscriptions(project_id: $project) {
@@ -1619,6 +1630,63 @@ export const FileLimitsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FileLimitsQuery, FileLimitsQueryVariables>;
+export const KbAnswerStreamDocument = new TypedDocumentString(`
+    subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {
+  kbAnswerStream(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    top_k: $topK
+    temperature: $temperature
+  ) {
+    delta
+    done
+    result {
+      success
+      answer
+      id
+      ids
+      sources
+      error_message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<KbAnswerStreamSubscription, KbAnswerStreamSubscriptionVariables>;
+export const KbAnswerDraftsDocument = new TypedDocumentString(`
+    subscription KbAnswerDrafts($project: String!, $request: String!) {
+  kbAnswerDrafts(project_id: $project, request_id: $request) {
+    draft_id
+    sender
+    text
+    done
+  }
+}
+    `) as unknown as TypedDocumentString<KbAnswerDraftsSubscription, KbAnswerDraftsSubscriptionVariables>;
+export const KbFeedbackDocument = new TypedDocumentString(`
+    mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {
+  kbFeedback(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    id: $id
+    helpful: $helpful
+  ) {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<KbFeedbackMutation, KbFeedbackMutationVariables>;
+export const KbRateAnswerDocument = new TypedDocumentString(`
+    mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {
+  kbRateAnswer(
+    project_id: $project
+    request_id: $request
+    message_id: $message
+    helpful: $helpful
+  ) {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<KbRateAnswerMutation, KbRateAnswerMutationVariables>;
 export const AcknowledgeMessageDocument = new TypedDocumentString(`
     mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {
   acknowledgeMessage(
@@ -1687,13 +1755,14 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
 export const WidgetSendDocument = new TypedDocumentString(`
-    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
     sourcePage: $sourcePage
+    userAgent: $userAgent
     type: $type
     metadata: $metadata
   ) {
