@@ -18,7 +18,7 @@ import type { Yoga } from './http/yoga.js';
 import { claimedBy, claiming } from './http/claims.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
-import { clientAddress, contextAddress, useClientAddress } from './http/client-address.js';
+import { clientAddress, contextAddress, contextIp, trustProxies, useClientAddress } from './http/client-address.js';
 import { apiBudget, rateLimitGate, type ApiBudget } from './http/rate-limit.js';
 import { idempotencyLane } from './http/idempotency.js';
 import { IdempotencyKeys } from './infra/idempotency.js';
@@ -159,7 +159,7 @@ export function buildApp(infra: Infrastructure): App {
         return new GraphQLError(message);
       },
     },
-    context: ({ request, ...serverContext }) => buildContext(services, request, contextAddress(serverContext)),
+    context: ({ request, ...serverContext }) => buildContext(services, request, contextAddress(serverContext), contextIp(serverContext)),
     plugins,
   });
   const lanes = [
@@ -188,7 +188,7 @@ export function buildApp(infra: Infrastructure): App {
     logger: infra.logger,
   });
   // The browser clients' pages and bundles (src/web) answer before the API lanes.
-  const listener = createListener([healthLane(nodeState), webLane(), keyed, ...lanes], yoga, infra.logger, gate, {
+  const answer = createListener([healthLane(nodeState), webLane(), keyed, ...lanes], yoga, infra.logger, gate, {
     cors: corsPolicy(config.http),
     knownPaths: {
       fixed: { ...healthPaths, '/graphql': ['GET', 'POST'], '/v3/openapi.json': ['GET'] },
@@ -196,5 +196,14 @@ export function buildApp(infra: Infrastructure): App {
     },
     draining: lifecycle.draining,
   });
+  // Behind trusted proxies each request says whose address X-Forwarded-For names (TRUST_PROXY).
+  const { trustProxy } = config.http;
+  const listener: typeof answer =
+    trustProxy.kind === 'none'
+      ? answer
+      : (req, res) => {
+          trustProxies(req, trustProxy);
+          answer(req, res);
+        };
   return { yoga, listener, services, infra, lifecycle, budget };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 // The only reader of process.env. A bad value stops the start with a message naming the variable.
@@ -336,6 +337,13 @@ export interface HttpSettings {
   /** How long a browser may reuse a preflight's answer. */
   corsMaxAgeSeconds: number;
   /**
+   * Whose `X-Forwarded-For` to believe for the client address (throttles, rate limits, the geo
+   * lookup of a new request), as Express's `trust proxy`: nobody (the default; the socket's peer
+   * is the client), every hop (`true`: the left-most address), a number of hops in front of the
+   * server, or the addresses and ranges of the proxies (the right-most address not among them).
+   */
+  trustProxy: TrustProxy;
+  /**
    * After SIGTERM/SIGINT: how long the node goes on accepting requests while /ready answers 503
    * (for a load balancer to take it out of rotation), then how long the requests in flight may
    * take before their connections are cut and the process exits.
@@ -354,6 +362,52 @@ export interface HttpSettings {
 }
 
 const origin = /^https?:\/\/[^/\s,*]+$/i;
+export type TrustProxy =
+  | { kind: 'none' }
+  | { kind: 'all' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'ranges'; ranges: string[] };
+
+// TRUST_PROXY: false (default), true, a number of hops, or a comma list of addresses, CIDR ranges
+// and the names loopback, linklocal, uniquelocal (as Express's trust proxy).
+const namedRanges: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+const trustProxyValue = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    if (value === '' || value === 'false' || value === '0') return { kind: 'none' };
+    if (value === 'true') return { kind: 'all' };
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops > 100) ctx.addIssue({ code: 'custom', message: 'must be at most 100 hops' });
+      return { kind: 'hops', hops };
+    }
+    const ranges: string[] = [];
+    for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+      if (namedRanges[entry]) ranges.push(...namedRanges[entry]);
+      else if (isRange(entry)) ranges.push(entry.includes('/') ? entry : `${entry}/${entry.includes(':') ? 128 : 32}`);
+      else {
+        ctx.addIssue({ code: 'custom', message: `must be true, false, a number of hops or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (not ${entry})` });
+        return z.NEVER;
+      }
+    }
+    return { kind: 'ranges', ranges };
+  });
+
+function isRange(entry: string): boolean {
+  try {
+    if (entry.includes('/')) ipaddr.parseCIDR(entry);
+    else ipaddr.parse(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const httpEnvSchema = z.object({
   CORS_ORIGINS: z
     .string()
@@ -369,6 +423,7 @@ const httpEnvSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  TRUST_PROXY: trustProxyValue.default(() => ({ kind: 'none' as const })),
 });
 
 function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings {
@@ -381,6 +436,7 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
   return {
     corsOrigins: env.CORS_ORIGINS.trim() === '*' ? '*' : env.CORS_ORIGINS.split(',').map((entry) => entry.trim().replace(/\/$/, '').toLowerCase()),
     corsMaxAgeSeconds: env.CORS_MAX_AGE_SECONDS,
+    trustProxy: env.TRUST_PROXY,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,

@@ -15,6 +15,8 @@ export interface Context {
   services: ContextServices;
   request: Request;
   clientIp: string;
+  /** The client's own address (an IPv6 one whole, not its /64), for the geo lookup; null when unknown. */
+  clientAddress: string | null;
   /** The authenticated caller, or null without credentials; invalid credentials throw 401. */
   principal(): Promise<Principal | null>;
   /**
@@ -28,13 +30,14 @@ export interface Context {
   requireRole(projectId: string, min: Role): Promise<TeammateRecord>;
 }
 
-export function buildContext(services: ContextServices, request: Request, clientIp: string): Context {
+export function buildContext(services: ContextServices, request: Request, clientIp: string, clientAddress: string | null = null): Context {
   let principal: Promise<Principal | null> | undefined;
   const memberships = new Map<string, Promise<TeammateRecord | null>>();
   const ctx: Context = {
     services,
     request,
     clientIp,
+    clientAddress,
     principal() {
       principal ??= services.auth.authenticate(request.headers.get('authorization'), clientIp);
       return principal;
@@ -44,13 +47,7 @@ export function buildContext(services: ContextServices, request: Request, client
       let membership = memberships.get(key);
       if (!membership) {
         // A bot is no teammate: it holds no role anywhere.
-        membership = ctx
-          .principal()
-          .then((p) => (p && !p.bot ? services.teammates.membership(projectId, p) : null))
-          .then(async (m) => {
-            if (m) await services.projects.assertOpen(projectId, !!options.ownerCall && m.role === 'owner');
-            return m;
-          });
+        membership = ctx.principal().then((p) => (p && !p.bot ? services.teammates.membership(projectId, p, options) : null));
         memberships.set(key, membership);
       }
       return membership;

@@ -72,6 +72,8 @@ export const domainEvents = {
   'request.update': { payload: request, webhook: true },
   'request.close': { payload: request, webhook: true },
   'request.delete': { payload: z.looseObject({ request_id: z.string() }) },
+  /** A teammate read a request up to now (PUT .../seen): their own consoles' unread counts follow. */
+  'request.seen': { payload: z.looseObject({ request_id: z.string(), id_user: z.string() }) },
   /** What a bot, a live subscription and the webhook dispatcher need to know without a read. */
   'message.create': {
     payload: z.looseObject({ request_id: z.string().nullish(), sender: z.string(), hidden: z.boolean().optional() }),

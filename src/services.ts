@@ -26,6 +26,8 @@ import { AssignmentService } from './modules/routing/assignment.js';
 import { RoutingService } from './modules/routing/service.js';
 import { offerWaitingJob } from './modules/requests/jobs.js';
 import { RequestService } from './modules/requests/service.js';
+import { SeenService } from './modules/requests/seen.js';
+import { SearchService } from './modules/search/service.js';
 import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
 import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
@@ -51,6 +53,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const assignments = new AssignmentService(routing, requests);
   const messages = new MessageService(db, infra.eventLog, requests, routing, infra.logger);
   const conversations = { routing, requests, assignments, messages };
+  const seen = new SeenService(db, infra.eventLog, requests);
   // A teammate who became available (or may take more) gets the requests that found nobody.
   teammates.onCapacityChange = (projectId) => infra.queue.enqueue(offerWaitingJob, { projectId });
   const email = createEmailServices(infra);
@@ -84,10 +87,13 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     intents: new IntentService(db, infra.eventLog),
     ...conversations,
     presence,
+    seen,
+    search: new SearchService(db),
     analytics: new AnalyticsService(db),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
   };
   services.auth.projects = projects;
+  teammates.projects = projects;
   return services;
 }
 

@@ -34,7 +34,7 @@ describe('e-mail verification', () => {
     const account = await signup();
     expect((await me(account.token)).body.emailverified).toBe(false);
     const mail = await smtp.mailTo(account.email, (m) => m.subject === 'Confirm your e-mail address');
-    const link = mail.links.find((l) => l.startsWith('https://support.acme.test/verify-email?'))!;
+    const link = mail.links.find((l) => l.startsWith('https://support.acme.test/console/verify-email?token='))!;
     const verified = await t.post('/v3/auth/verifyEmail', { body: { token: tokenOf(link) } });
     expect(verified.status).toBe(200);
     expect(verified.body.user.emailverified).toBe(true);
@@ -82,7 +82,7 @@ describe('password reset by e-mail', () => {
     expect(res.body).toEqual({ success: true });
     const mail = await smtp.mailTo(email, (m) => m.subject === 'Reset your password' && !used.has(m));
     used.add(mail);
-    return tokenOf(mail.links.find((l) => l.includes('/reset-password?'))!);
+    return tokenOf(mail.links.find((l) => l.startsWith('https://support.acme.test/console/reset-password?token='))!);
   };
   const used = new Set<unknown>();
 
@@ -119,7 +119,7 @@ describe('invitations by e-mail', () => {
   const invite = (email: string) => t.post(`/v3/${p.projectId}/project_users/invite`, { token: p.admin.token, body: { email, role: 'agent' } });
   const linkTo = async (email: string) => {
     const mail = await smtp.mailTo(email, (m) => m.subject === 'You are invited to join Acme');
-    return new URL(mail.links.find((l) => l.includes('/invitations/'))!);
+    return new URL(mail.links.find((l) => l.startsWith('https://support.acme.test/console/invitations/'))!);
   };
 
   it('lets an invitee without an account sign up through the link and join, with a verified e-mail', async () => {
@@ -144,7 +144,7 @@ describe('invitations by e-mail', () => {
     const account = await signup();
     const invited = await invite(account.email);
     const link = await linkTo(account.email);
-    expect(link.pathname).toBe(`/invitations/${invited.body.invitation._id}`);
+    expect(link.pathname).toBe(`/console/invitations/${invited.body.invitation._id}`);
     expect((await t.get(`/v3/projects/${p.projectId}`, { token: account.token })).status).toBe(403);
     expect((await t.post(`/v3/invitations/${invited.body.invitation._id}/accept`, { token: account.token })).status).toBe(200);
     expect((await t.get(`/v3/projects/${p.projectId}`, { token: account.token })).status).toBe(200);
@@ -160,10 +160,11 @@ describe('notifications', () => {
     for (const other of teammates.filter((m) => m.role === 'agent' && m._id !== p.agent.teammateId)) {
       await t.put(`/v3/${p.projectId}/project_users/${other._id}`, { token: p.owner.token, body: { user_available: false } });
     }
-    await openRequest(t, p, { text: 'first question' });
+    const requestId = await openRequest(t, p, { text: 'first question' });
     const mail = await smtp.mailTo(p.agent.email, (m) => m.text.includes('first question'));
     expect(mail.subject).toMatch(/^\[Acme\] New conversation #\d+ assigned to you$/);
-    expect(mail.links.some((l) => l.startsWith('https://support.acme.test/'))).toBe(true);
+    // The conversation's page in the console.
+    expect(mail.links).toContain(`https://support.acme.test/console/projects/${p.projectId}/conversations/${requestId}`);
 
     await t.put(`/v3/${p.projectId}/project_users/`, { token: p.agent.token, body: { settings: { email_notifications: false } } });
     await openRequest(t, p, { text: 'muted question' });

@@ -23,9 +23,12 @@ beforeAll(async () => {
   const closedLong = await openRequest(t, p, { text: 'e' });
   await onlyAvailable(t, p, []);
   await openRequest(t, p, { text: 'waiting' }); // UNSERVED
-  // SERVED by a bot (one that never answers, so the message counts stay exact).
+  // SERVED by a bot (one that never answers: its intents are gone, so the message counts stay exact).
   const botServed = await openRequest(t, p, { text: 'bot' });
   const silent = await t.post(`/v3/${p.projectId}/bots`, { token: p.admin.token, body: { name: 'Silent', template: 'blank' } });
+  const intents = await t.get(`/v3/${p.projectId}/faq?id_faq_kb=${silent.body._id}`, { token: p.admin.token });
+  expect(intents.body.length).toBeGreaterThan(0);
+  for (const intent of intents.body) await t.delete(`/v3/${p.projectId}/faq/${intent._id}`, { token: p.admin.token });
   await t.put(`/v3/${p.projectId}/requests/${botServed}/participants`, { token: p.owner.token, body: [`bot_${silent.body._id}`] });
   const old = await openRequest(t, p, { text: 'old' });
 
@@ -101,6 +104,34 @@ describe('request analytics', () => {
     expect((await figure('requests/satisfaction')).body).toEqual({ average: 4, count: 2 });
   });
 
+  it('counts conversations by hour of the week: 168 entries, a heat map', async () => {
+    const cells = (await figure('requests/aggregate/hourOfWeek')).body as Array<{ weekday: number; hour: number; count: number }>;
+    expect(cells).toHaveLength(168);
+    expect(cells[0]).toMatchObject({ weekday: 0, hour: 0 });
+    expect(cells[167]).toMatchObject({ weekday: 6, hour: 23 });
+    expect(cells.reduce((n, c) => n + c.count, 0)).toBe(7);
+    const now = new Date();
+    const thisHour = cells.find((c) => c.weekday === now.getUTCDay() && c.hour === now.getUTCHours())!;
+    expect(thisHour.count).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts the ratings given, each of 0 to 5 (CSAT)', async () => {
+    expect((await figure('requests/satisfaction/distribution')).body).toEqual([
+      { rating: 0, count: 0 },
+      { rating: 1, count: 0 },
+      { rating: 2, count: 0 },
+      { rating: 3, count: 1 },
+      { rating: 4, count: 0 },
+      { rating: 5, count: 1 },
+    ]);
+  });
+
+  it('gives the first response time per agent: the conversations each teammate answered first', async () => {
+    expect((await figure('requests/firstResponse/agents')).body).toEqual([
+      { id_user: p.agent.userId, fullname: 'agent Test', average: 1000, median: 1000, count: 1 },
+    ]);
+  });
+
   it('counts conversations a bot took part in', async () => {
     expect((await figure('requests/hasBot/count')).body).toEqual({ count: 1 });
   });
@@ -122,6 +153,9 @@ describe('analytics access', () => {
   it('needs the admin role', async () => {
     expect((await figure('requests/count', p.agent.token)).status).toBe(403);
     expect((await figure('messages/count', p.guest.token)).status).toBe(403);
+    for (const name of ['requests/aggregate/hourOfWeek', 'requests/satisfaction/distribution', 'requests/firstResponse/agents']) {
+      expect((await figure(name, p.agent.token)).status).toBe(403);
+    }
   });
 
   it('serves the same figures as GraphQL fields', async () => {
@@ -138,5 +172,19 @@ describe('analytics access', () => {
   it('keeps other projects\' data out', async () => {
     const other = await t.seedProject('Other');
     expect((await t.get(`/v3/${other.projectId}/analytics/requests/count`, { token: other.admin.token })).body).toEqual({ count: 0 });
+    expect((await t.get(`/v3/${other.projectId}/analytics/requests/firstResponse/agents`, { token: other.admin.token })).body).toEqual([]);
+    expect((await t.get(`/v3/${p.projectId}/analytics/requests/firstResponse/agents`, { token: other.admin.token })).status).toBe(403);
+  });
+
+  it('serves the new figures as GraphQL fields too', async () => {
+    const res = await t.gql(
+      `query($p: String!) { analyticsFirstResponseByAgent(project_id: $p) { id_user average count }
+        analyticsSatisfactionDistribution(project_id: $p) { rating count } analyticsRequestsByHourOfWeek(project_id: $p) { weekday hour count } }`,
+      { p: p.projectId },
+      p.admin.token,
+    );
+    expect(res.body.data.analyticsFirstResponseByAgent).toEqual([{ id_user: p.agent.userId, average: 1000, count: 1 }]);
+    expect(res.body.data.analyticsSatisfactionDistribution).toHaveLength(6);
+    expect(res.body.data.analyticsRequestsByHourOfWeek).toHaveLength(168);
   });
 });

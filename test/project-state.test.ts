@@ -99,6 +99,9 @@ describe('project status', () => {
 
   it('disabled (0), refuses members, visitors and API keys, ends live subscriptions; the owner reads it and enables it again', async () => {
     const key = await t.post(`/v3/${p.projectId}/api_keys`, { token: p.owner.token, body: { name: 'ci', role: 'agent' } });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.4\n%%EOF'))], { type: 'application/pdf' }), 'kept.pdf');
+    const file = (await t.post(`/v3/${p.projectId}/files`, { token: p.guest.token, body: form })).body.filename as string;
     const socket = await liveSocket(p, p.agent.token);
     const disabled = await t.put(projectPath(), { token: p.owner.token, body: { status: 0 } });
     expect(disabled.status).toBe(200);
@@ -113,6 +116,11 @@ describe('project status', () => {
     expect((await send(t, p.projectId, p.guest.token, `support-group-${p.projectId}-x`, { text: 'hello?' })).status).toBe(403);
     expect((await t.post('/v3/auth/signinAnonymously', { body: { id_project: p.projectId } })).status).toBe(403);
     expect((await t.get(`/v3/projects/${p.projectId}/isopen`)).status).toBe(403);
+    // The hand-written routes too (files, uploads), which check membership themselves.
+    expect((await t.get(`/v3/files?path=${encodeURIComponent(file)}`, { token: p.agent.token })).status).toBe(403);
+    const upload = new FormData();
+    upload.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.4\n%%EOF'))], { type: 'application/pdf' }), 'new.pdf');
+    expect((await t.post(`/v3/${p.projectId}/files`, { token: p.guest.token, body: upload })).status).toBe(403);
     // The owner too, for anything but reading the project and enabling it.
     expect((await t.get(`/v3/${p.projectId}/departments`, { token: p.owner.token })).status).toBe(403);
     expect((await t.put(projectPath(), { token: p.owner.token, body: { name: 'Renamed' } })).status).toBe(403);
@@ -122,6 +130,7 @@ describe('project status', () => {
     const enabled = await t.put(projectPath(), { token: p.owner.token, body: { status: 100 } });
     expect(enabled.body.status).toBe(100);
     expect((await t.get(`/v3/${p.projectId}/departments`, { token: p.agent.token })).status).toBe(200);
+    expect((await t.get(`/v3/files?path=${encodeURIComponent(file)}`, { token: p.agent.token })).status).toBe(200);
   });
 
   it('is changed by the owner only (an admin gets 403) and must be 100 or 0 (400 naming status)', async () => {

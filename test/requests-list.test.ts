@@ -124,12 +124,6 @@ describe('GET /v3/:project_id/requests', () => {
     expect((await list('?ticket_id=abc')).body.field).toBe('ticket_id');
   });
 
-  it('filters by participant: the requests a teammate takes part in', async () => {
-    // The owner serves everything routed by assignment; Sales is pooled, so nobody serves "password".
-    expect(ids(await list(`?participant=${p.owner.userId}`))).toEqual(of('refund'));
-    expect(ids(await list(`?participant=${p.agent.userId}`))).toEqual([]);
-  });
-
   it('filters by hasBot', async () => {
     expect(ids(await list('?hasBot=true'))).toEqual(of('bot'));
     expect(ids(await list('?hasBot=false'))).toEqual(of('refund', 'password'));

@@ -53,6 +53,39 @@ describe('browser clients served by the server', () => {
     expect(html).not.toContain('/widget.js" data-project-id');
   });
 
+  it.each([
+    '/console/invitations/inv123?token=abc',
+    '/console/verify-email?token=abc',
+    '/console/reset-password?token=abc',
+    '/console/forgot-password',
+    '/console/projects/p1/conversations/support-group-1',
+  ])('serves the console page at %s, where the server\'s e-mails link', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<script src="/console/app.js" defer></script>');
+  });
+
+  it.each([
+    '/invitations/inv123?token=abc',
+    '/verify-email?token=abc',
+    '/reset-password?token=abc',
+    '/forgot-password',
+    '/dashboard/',
+    '/dashboard',
+  ])('serves the console page at the older e-mails\' address %s, query string and all', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    // Served where it was asked for (no redirect): the page reads the address, token included.
+    expect(res.redirected).toBe(false);
+    expect(res.url).toBe(`${t.baseUrl}${path}`);
+    expect(await res.text()).toContain('<script src="/console/app.js" defer></script>');
+  });
+
+  it('serves no page for paths beside the older ones', async () => {
+    expect((await get('/invitations/inv123/accept')).status).toBe(404);
+    expect((await get('/verify-emails')).status).toBe(404);
+  });
+
   it('leaves other methods on these paths to the API (no page for a POST)', async () => {
     const res = await fetch(`${t.baseUrl}/console`, { method: 'POST' });
     expect(res.status).not.toBe(200);

@@ -26,6 +26,7 @@ import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
 import { routes as emailRoutes } from '../modules/email/schema.js';
 import { routes as apiKeyRoutes } from '../modules/api-keys/schema.js';
 import { routes as fileRoutes } from '../modules/files/schema.js';
+import { routes as searchRoutes } from '../modules/search/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
@@ -52,6 +53,7 @@ export const restRoutes = {
   ...emailRoutes,
   ...apiKeyRoutes,
   ...fileRoutes,
+  ...searchRoutes,
 };
 
 export const schema = builder.toSchema();

@@ -40,6 +40,11 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** Bytes of the response body kept; the rest is not read (default 1 MiB). */
   maxResponseBytes?: number;
+  /**
+   * Answer as soon as the headers arrive, the body in `stream` as it comes (server-sent events of a
+   * model). The timeout still bounds the whole exchange; a body past maxResponseBytes errors the stream.
+   */
+  stream?: boolean;
 }
 
 export interface OutboundResponse {
@@ -48,6 +53,8 @@ export interface OutboundResponse {
   body: Buffer;
   truncated: boolean;
   durationMs: number;
+  /** The body as it arrives (request.stream); `body` is then empty. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -239,7 +246,54 @@ export async function safeFetch(url: string, request: OutboundRequest, policy: O
       lookup: pinnedLookup as unknown as net.LookupFunction,
     };
     if (isHttps && !net.isIP(bareHost(target.hostname))) options.servername = bareHost(target.hostname);
+    let streamFailed: ((error: Error) => void) | undefined;
     const req = (isHttps ? https : http).request(options, (res) => {
+      if (request.stream) {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
+        }
+        let size = 0;
+        let open = true;
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            const fail = (error: Error) => {
+              if (!open) return;
+              open = false;
+              clearTimeout(timer);
+              controller.error(error);
+            };
+            streamFailed = fail;
+            res.on('data', (chunk: Buffer) => {
+              if (!open) return;
+              size += chunk.length;
+              if (size > maxBytes) {
+                res.destroy();
+                fail(new Error(`the answer is larger than ${maxBytes} bytes`));
+                return;
+              }
+              controller.enqueue(new Uint8Array(chunk));
+            });
+            res.on('end', () => {
+              if (!open) return;
+              open = false;
+              clearTimeout(timer);
+              controller.close();
+            });
+            res.on('error', fail);
+            res.on('aborted', () => fail(new Error('the connection was closed before the answer ended')));
+          },
+          cancel() {
+            open = false;
+            clearTimeout(timer);
+            res.destroy();
+          },
+        });
+        settled = true;
+        resolveOnce({ status: res.statusCode ?? 0, headers: responseHeaders, body: Buffer.alloc(0), truncated: false, durationMs: Math.round(performance.now() - started), stream });
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
@@ -284,6 +338,7 @@ export async function safeFetch(url: string, request: OutboundRequest, policy: O
     const timer = setTimeout(() => {
       const error = new OutboundTimeoutError(`no complete answer within ${timeoutMs} ms`);
       reject(error);
+      streamFailed?.(error);
       req.destroy(error);
     }, timeoutMs);
     req.on('error', reject);

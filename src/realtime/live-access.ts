@@ -41,6 +41,7 @@ interface LiveOperation {
   args: ExecutionArgs;
   request: Request;
   clientIp: string;
+  clientAddress: string | null;
   userId: string | null;
   projectId: string | null;
   requestId: string | null;
@@ -103,6 +104,7 @@ export class LiveAccess {
       args,
       request: context.request,
       clientIp: context.clientIp,
+      clientAddress: context.clientAddress,
       userId: null,
       projectId: text(root.project_id),
       requestId: text(root.request_id),
@@ -272,7 +274,7 @@ export class LiveAccess {
 
   /** Subscribes again with a new context; ends the subscription if that is refused now. */
   private async recheck(op: LiveOperation) {
-    const context = buildContext(this.services, op.request, op.clientIp);
+    const context = buildContext(this.services, op.request, op.clientIp, op.clientAddress);
     try {
       const result = await createSourceEventStream({ ...op.args, contextValue: context });
       if (isAsyncIterable(result)) {

@@ -1,9 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app.js';
-import { clientAddress } from '../http/client-address.js';
+import { clientAddress, trustProxies } from '../http/client-address.js';
 import { rateLimited } from '../http/rate-limit.js';
 import { AppError } from '../errors.js';
 import { at, tokenExpiry } from './token-expiry.js';
@@ -50,6 +51,9 @@ export function attachWebSocket(server: Server, app: App, { maxPayload, maxOpera
   // a socket flooding messages cannot hold up other sockets and requests (/health), and while its
   // messages wait, ws stops reading from it.
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload, allowSynchronousEvents: false });
+  // Before ws takes the upgrade: the socket's requests name their client as the app's do (TRUST_PROXY).
+  const { trustProxy } = app.infra.config.http;
+  if (trustProxy.kind !== 'none') server.prependListener('upgrade', (req: IncomingMessage) => trustProxies(req, trustProxy));
   const { logger } = app.infra;
   /** Operations open per token (its Authorization), over this node's sockets. */
   const openPerToken = new Map<string, number>();

@@ -104,6 +104,20 @@ function demoPage(projectId: string | null): Reply {
   return page('Widget demo', '<style>.demo{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}pre{background:#f3f4f8;padding:.75rem;overflow:auto}</style>', body);
 }
 
+/**
+ * Pages that e-mails sent before links moved under /console point at (an invitation, confirming
+ * the address, a password reset, the old dashboard): they get the console page too, at their own
+ * address with its query string, so a link already in an inbox still opens.
+ */
+const legacyMailPages = ['/verify-email', '/reset-password', '/forgot-password', '/dashboard'];
+
+function isLegacyMailPath(path: string) {
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  if (legacyMailPages.includes(bare)) return true;
+  // `/invitations/<id>` (no deeper), and `/dashboard/...` (its routes lived in the fragment).
+  return /^\/invitations\/[^/]+$/.test(bare) || path.startsWith('/dashboard/');
+}
+
 /** The lane of the browser clients: their pages and bundles, GET only. */
 export function webLane(): Lane {
   return (req) => {
@@ -115,7 +129,7 @@ export function webLane(): Lane {
     if (path === '/widget/demo') return async () => demoPage(url.searchParams.get('project_id'));
     if (path === '/console/app.js') return () => asset(consoleEntry, 'js', etag);
     if (path === '/console/app.css') return () => asset(consoleEntry, 'css', etag);
-    if (path === '/console' || path.startsWith('/console/')) {
+    if (path === '/console' || path.startsWith('/console/') || isLegacyMailPath(path)) {
       return async () =>
         page('Support console', '<link rel="stylesheet" href="/console/app.css">', '<div id="root"></div>\n<script src="/console/app.js" defer></script>');
     }

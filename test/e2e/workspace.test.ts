@@ -22,8 +22,12 @@ interface Watched {
   problems: string[];
 }
 
-async function open(viewport = { width: 1280, height: 860 }, init?: (context: BrowserContext) => Promise<void>): Promise<Watched> {
-  const context = await browser.newContext({ viewport });
+async function open(
+  viewport = { width: 1280, height: 860 },
+  init?: (context: BrowserContext) => Promise<void>,
+  options: { userAgent?: string; extraHTTPHeaders?: Record<string, string> } = {},
+): Promise<Watched> {
+  const context = await browser.newContext({ viewport, ...options });
   await init?.(context);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -44,8 +48,8 @@ async function open(viewport = { width: 1280, height: 860 }, init?: (context: Br
 }
 
 /** The console signed in as the project's agent (the token goes in as the sign-in form would leave it). */
-async function openConsole(path = `/console/projects/${p.projectId}`, init?: (context: BrowserContext) => Promise<void>) {
-  const auth = JSON.stringify({ token: p.agent.token, userId: p.agent.userId, name: 'Agent' });
+async function openConsole(path = `/console/projects/${p.projectId}`, init?: (context: BrowserContext) => Promise<void>, as: { token: string; userId: string } = p.agent) {
+  const auth = JSON.stringify({ token: as.token, userId: as.userId, name: 'Agent' });
   const opened = await open(undefined, async (context) => {
     await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
     await init?.(context);
@@ -54,8 +58,8 @@ async function openConsole(path = `/console/projects/${p.projectId}`, init?: (co
   return opened;
 }
 
-async function openWidget() {
-  const w = await open({ width: 420, height: 760 });
+async function openWidget(options: { userAgent?: string; extraHTTPHeaders?: Record<string, string> } = {}) {
+  const w = await open({ width: 420, height: 760 }, undefined, options);
   await w.page.goto(`${t.baseUrl}/widget/demo?project_id=${p.projectId}`);
   await w.page.getByRole('button', { name: 'Chat with us' }).click();
   await expect.poll(() => w.page.getByTestId('widget-user').innerText(), { timeout: 20_000 }).not.toBe('Signing in…');
@@ -82,7 +86,8 @@ async function conversation(first: string) {
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  t = (await createTestServer()).client;
+  // Behind a trusted proxy on this machine: the widget's X-Forwarded-For names the visitor.
+  t = (await createTestServer({ TRUST_PROXY: 'loopback' })).client;
   p = await t.seedProject('Workspace');
   await onlyAvailable(t, p, [p.agent]);
   browser = await launchBrowser();
@@ -225,6 +230,105 @@ describe('the agent workspace', () => {
     await expect.poll(() => reply.inputValue()).toMatch(/^Hello .+, how can I help\?$/);
     expect(agent.problems).toEqual([]);
     await visitor.context.close();
+    await agent.context.close();
+  }, 60_000);
+
+  it('counts unread messages per conversation and per view, and clears them when the agent reads', async () => {
+    const agent = await openConsole();
+    const visitor = await openWidget();
+    await visitorSays(visitor.page, 'Unread one');
+    const entry = agent.page.getByTestId('inbox').locator('li', { hasText: 'Unread one' });
+    await expect.poll(() => entry.getByTestId('unread').innerText().catch(() => '0'), { timeout: 5_000 }).toBe('1');
+    await visitorSays(visitor.page, 'Unread two');
+    await expect.poll(() => entry.getByTestId('unread').innerText().catch(() => '0'), { timeout: 5_000 }).toBe('2');
+    await expect.poll(() => agent.page.getByRole('tab', { name: /^Mine/ }).locator('.unread').innerText().catch(() => '0')).not.toBe('0');
+    await entry.getByRole('link').click();
+    await expect.poll(() => entry.getByTestId('unread').count(), { timeout: 5_000 }).toBe(0);
+    expect(visitor.problems).toEqual([]);
+    expect(agent.problems).toEqual([]);
+    await visitor.context.close();
+    await agent.context.close();
+  }, 60_000);
+
+  it('finds a word of a message posted a second earlier, by its prefix, and opens its conversation', async () => {
+    const agent = await openConsole();
+    const visitor = await openWidget();
+    await visitorSays(visitor.page, 'My refunds never arrived');
+    await expect.poll(() => visitor.page.getByTestId('widget-message').count()).toBe(1);
+    const requestId = await requestIdOf(visitor.page);
+    await agent.page.keyboard.press('s');
+    await agent.page.keyboard.type('refun');
+    const results = agent.page.getByTestId('search-results');
+    await results.getByText('My refunds never arrived').first().click({ timeout: 5_000 });
+    await expect.poll(() => new URL(agent.page.url()).pathname).toBe(`/console/projects/${p.projectId}/conversations/${requestId}`);
+    await agent.page.getByTestId('message').first().waitFor();
+    expect(visitor.problems).toEqual([]);
+    expect(agent.problems).toEqual([]);
+    await visitor.context.close();
+    await agent.context.close();
+  }, 60_000);
+
+  it("shows the visitor's browser, system and location (through a trusted proxy) in the contact panel, and edits the contact", async () => {
+    const visitor = await openWidget({
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+      extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' },
+    });
+    await visitorSays(visitor.page, 'Where are you shipping from?');
+    await expect.poll(() => visitor.page.getByTestId('widget-message').count()).toBe(1);
+    const requestId = await requestIdOf(visitor.page);
+    const agent = await openConsole(`/console/projects/${p.projectId}/conversations/${requestId}`);
+    const contact = agent.page.getByRole('region', { name: 'Contact' });
+    await expect.poll(() => contact.getByTestId('browser').innerText(), { timeout: 5_000 }).toContain('Chrome');
+    expect(await contact.getByTestId('os').innerText()).toContain('Windows');
+    expect(await contact.getByTestId('location').innerText()).toContain('US');
+    await contact.getByRole('button', { name: 'Edit contact' }).click();
+    await contact.getByLabel('E-mail').fill('dana@example.test');
+    await contact.getByRole('button', { name: 'Save contact' }).click();
+    await expect.poll(() => contact.getByTestId('contact').innerText()).toContain('dana@example.test');
+    await agent.page.screenshot({ path: `${artifacts}workspace-contact.png` });
+    expect(visitor.problems).toEqual([]);
+    expect(agent.problems).toEqual([]);
+    await visitor.context.close();
+    await agent.context.close();
+  }, 60_000);
+
+  it('filters the list by tag, and remembers the filter after a reload', async () => {
+    const { visitor, agent, requestId } = await conversation('Tagged for the filter');
+    await visitor.context.close();
+    expect((await t.put(`/v3/${p.projectId}/requests/${requestId}/tag`, { token: p.agent.token, body: { tag: 'urgent' } })).status).toBe(200);
+    await agent.page.goto(`${t.baseUrl}/console/projects/${p.projectId}/views/open`);
+    await agent.page.getByRole('button', { name: /^Filters/ }).click();
+    await agent.page.getByRole('form', { name: 'Filters' }).getByLabel('Tag', { exact: true }).fill('urgent');
+    const inbox = agent.page.getByTestId('inbox');
+    await expect.poll(() => inbox.locator('a[data-request-id]').evaluateAll((links) => links.map((a) => a.getAttribute('data-request-id'))), { timeout: 5_000 }).toEqual([requestId]);
+    await agent.page.reload();
+    await expect.poll(() => inbox.locator('a[data-request-id]').evaluateAll((links) => links.map((a) => a.getAttribute('data-request-id'))), { timeout: 5_000 }).toEqual([requestId]);
+    expect(await agent.page.getByRole('button', { name: /^Filters/ }).innerText()).toBe('Filters (1)');
+    await agent.page.getByRole('button', { name: /^Filters/ }).click();
+    await agent.page.getByRole('button', { name: 'Clear filters' }).click();
+    expect(agent.problems).toEqual([]);
+    await agent.context.close();
+  }, 60_000);
+
+  it('draws the reports for the data there is, and exports a chart as CSV', async () => {
+    const { requestId, visitor, agent: first } = await conversation('A conversation to report on');
+    await first.context.close();
+    await visitor.context.close();
+    await t.put(`/v3/${p.projectId}/requests/${requestId}/close`, { token: p.agent.token });
+    // Reports are the admins' (as the analytics queries are).
+    const agent = await openConsole(`/console/projects/${p.projectId}/reports`, undefined, p.admin);
+    await agent.page.getByRole('heading', { name: 'Reports' }).waitFor();
+    await expect.poll(() => agent.page.getByTestId('chart').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    const drawn = await agent.page.getByTestId('chart').first().evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0);
+    expect(drawn).toBe(true);
+    await expect.poll(() => agent.page.locator('.kpis').innerText()).toMatch(/Conversations\s+[1-9]/);
+    const [download] = await Promise.all([
+      agent.page.waitForEvent('download'),
+      agent.page.getByRole('region', { name: 'Conversations per day' }).getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('conversations-per-day.csv');
+    await agent.page.screenshot({ path: `${artifacts}workspace-reports.png`, fullPage: true });
+    expect(agent.problems).toEqual([]);
     await agent.context.close();
   }, 60_000);
 });

@@ -237,6 +237,10 @@ export function sharedTestApp(): Promise<TestApp> {
 /** Serves an app over HTTP on 127.0.0.1 through the listener `npm start` uses; `close` runs after it stops. */
 export async function serveTestApp(app: App, close: () => Promise<void>): Promise<TestApp> {
   const server = createServer(app.listener);
+  // Idle connections are closed by the client only (fetch lets one go after 4 s): a server closing
+  // them after its 5 s as the client reuses one, which a busy machine makes likely, fails that
+  // request with ECONNRESET. They all go when the server stops.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const stop = async () => {
@@ -256,6 +260,8 @@ export async function createTestServer(
 ): Promise<{ server: RunningServer; client: TestApp; config: Config }> {
   const environment = await testEnvironment(overrides, shared);
   const server = await startServer(environment.config, { inMemory: true });
+  // As in serveTestApp: idle connections are closed by the client only.
+  server.server.keepAliveTimeout = 0;
   const client = new TestApp(
     server.app,
     async () => {

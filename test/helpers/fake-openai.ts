@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// A local OpenAI-compatible endpoint (chat completions and embeddings) that records what it
-// receives. Embeddings are hashed bags of words and character trigrams: deterministic, no model.
+// A local OpenAI-compatible endpoint (chat completions, whole or streamed as server-sent events, and
+// embeddings) that records what it receives. Embeddings are hashed bags of words and character trigrams: deterministic, no model.
 
 export interface ChatReply {
   status?: number;
@@ -10,6 +10,10 @@ export interface ChatReply {
   error?: string;
   delayMs?: number;
   promptTokens?: number;
+  /** Streamed requests (stream: true): the answer in these pieces (default: word by word). */
+  pieces?: string[];
+  /** Streamed requests: the pieces after the first wait for this (a test sees the first one arrive alone). */
+  hold?: Promise<void>;
 }
 
 export interface FakeOpenAI {
@@ -54,6 +58,27 @@ export function hashedEmbedding(text: string, dimensions = 256): number[] {
   return vector.map((v) => v / norm);
 }
 
+/** A chat completion as server-sent events: one chunk per piece, the finish, the usage when asked, [DONE]. */
+async function streamReply(response: import('node:http').ServerResponse, body: Record<string, any>, reply: ChatReply, n: number) {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const content = reply.content ?? '';
+  const pieces = reply.pieces ?? content.match(/\S+\s*|\s+/g) ?? [];
+  const base = { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
+  const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+  event({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  for (const [i, piece] of pieces.entries()) {
+    if (i === 1 && reply.hold) await reply.hold;
+    if (response.destroyed) return;
+    event({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+  }
+  event({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  if (body.stream_options?.include_usage) {
+    const prompt = reply.promptTokens ?? 321;
+    event({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: pieces.length, total_tokens: prompt + pieces.length } });
+  }
+  response.end('data: [DONE]\n\n');
+}
+
 export async function startFakeOpenAI(dimensions = 256): Promise<FakeOpenAI> {
   const fake: FakeOpenAI = {
     url: '',
@@ -83,6 +108,10 @@ export async function startFakeOpenAI(dimensions = 256): Promise<FakeOpenAI> {
         const send = () => {
           if (reply.status && reply.status >= 400) {
             json(reply.status, { error: { message: reply.error ?? `failure ${reply.status}`, type: 'test_error', code: null } });
+            return;
+          }
+          if (body.stream) {
+            void streamReply(response, body, reply, fake.chatRequests.length);
             return;
           }
           json(200, {

@@ -1,6 +1,6 @@
 import { builder, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
-import type { Average, Duration, MessageCounts, StatusCounts } from './service.js';
+import type { AgentResponse, Average, Duration, MessageCounts, StatusCounts } from './service.js';
 
 // Every figure over the last 30 days (UTC), admin minimum. Durations in milliseconds.
 
@@ -57,6 +57,27 @@ const ByMonth = builder.objectRef<{ month: string; count: number }>('AnalyticsMo
 });
 const ByHour = builder.objectRef<{ hour: number; count: number }>('AnalyticsHour').implement({
   fields: (t) => ({ hour: t.exposeInt('hour', { nullable: false, description: '0 to 23, UTC' }), count: t.exposeInt('count', { nullable: false }) }),
+});
+
+const ByHourOfWeek = builder.objectRef<{ weekday: number; hour: number; count: number }>('AnalyticsHourOfWeek').implement({
+  fields: (t) => ({
+    weekday: t.exposeInt('weekday', { nullable: false, description: '0 (Sunday) to 6, UTC' }),
+    hour: t.exposeInt('hour', { nullable: false, description: '0 to 23, UTC' }),
+    count: t.exposeInt('count', { nullable: false }),
+  }),
+});
+const ByRating = builder.objectRef<{ rating: number; count: number }>('AnalyticsRating').implement({
+  fields: (t) => ({ rating: t.exposeInt('rating', { nullable: false, description: '0 to 5' }), count: t.exposeInt('count', { nullable: false }) }),
+});
+const AgentFirstResponse = builder.objectRef<AgentResponse>('AnalyticsAgentFirstResponse').implement({
+  description: 'First response times (ms) of the conversations a teammate answered first.',
+  fields: (t) => ({
+    id_user: t.exposeString('id_user', { nullable: false, description: 'The teammate\'s user id.' }),
+    fullname: t.exposeString('fullname'),
+    average: t.exposeFloat('average'),
+    median: t.exposeFloat('median'),
+    count: t.exposeInt('count', { nullable: false }),
+  }),
 });
 
 builder.queryFields((t) => {
@@ -127,6 +148,30 @@ builder.queryFields((t) => {
       ...figure(MessageFigure, 'Messages sent and received.'),
       resolve: (_root, a, ctx) => ctx.services.analytics.messageCount(a.project_id),
     }),
+    analyticsRequestsByHourOfWeek: t.field({
+      type: [ByHourOfWeek],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'Conversations by the hour of the week they started (168 entries): a heat map.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.requestsByHourOfWeek(a.project_id),
+    }),
+    analyticsSatisfactionDistribution: t.field({
+      type: [ByRating],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'How many rated conversations got each rating, 0 to 5 (CSAT).',
+      resolve: (_root, a, ctx) => ctx.services.analytics.satisfactionDistribution(a.project_id),
+    }),
+    analyticsFirstResponseByAgent: t.field({
+      type: [AgentFirstResponse],
+      nullable: false,
+      args,
+      authScopes: minRole('admin'),
+      description: 'First response time per agent: average and median waiting time (ms) of the conversations each teammate answered first.',
+      resolve: (_root, a, ctx) => ctx.services.analytics.firstResponseByAgent(a.project_id),
+    }),
     analyticsMessagesByDay: t.field({
       type: [ByDay],
       nullable: false,
@@ -152,4 +197,7 @@ export const routes: RestRoutes = {
   'Query.analyticsBotRequestCount': { method: 'GET', path: '/:project_id/analytics/requests/hasBot/count' },
   'Query.analyticsMessageCount': { method: 'GET', path: '/:project_id/analytics/messages/count' },
   'Query.analyticsMessagesByDay': { method: 'GET', path: '/:project_id/analytics/messages/aggregate/day' },
+  'Query.analyticsRequestsByHourOfWeek': { method: 'GET', path: '/:project_id/analytics/requests/aggregate/hourOfWeek' },
+  'Query.analyticsSatisfactionDistribution': { method: 'GET', path: '/:project_id/analytics/requests/satisfaction/distribution' },
+  'Query.analyticsFirstResponseByAgent': { method: 'GET', path: '/:project_id/analytics/requests/firstResponse/agents' },
 };

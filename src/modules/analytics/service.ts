@@ -26,6 +26,14 @@ export interface MessageCounts {
   sent: number;
   received: number;
 }
+export interface AgentResponse {
+  /** The teammate's user id. */
+  id_user: string;
+  fullname: string | null;
+  average: number | null;
+  median: number | null;
+  count: number;
+}
 export type Series<K extends string> = Array<Record<K, string | number> & { count: number }>;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -147,5 +155,59 @@ export class AnalyticsService {
   /** Messages per day: `date` YYYY-MM-DD. */
   async messagesByDay(projectId: string) {
     return (await this.series('Message', projectId, 'day')).map((r) => ({ date: r.bucket, count: r.count }));
+  }
+
+  /**
+   * Conversations by the hour of the week they started (UTC): 168 entries, `weekday` 0 (Sunday)
+   * to 6 and `hour` 0 to 23, zeros included: the heat map of when visitors write.
+   */
+  async requestsByHourOfWeek(projectId: string) {
+    return this.db.$queryRaw<Array<{ weekday: number; hour: number; count: number }>>`
+      SELECT d.weekday::int AS weekday, h.hour::int AS hour, COALESCE(c.count, 0)::int AS count
+      FROM generate_series(0, 6) AS d(weekday) CROSS JOIN generate_series(0, 23) AS h(hour)
+      LEFT JOIN (
+        SELECT extract(dow FROM "createdAt")::int AS weekday, extract(hour FROM "createdAt")::int AS hour, count(*)::int AS count
+        FROM "Request" WHERE "id_project" = ${projectId} AND "createdAt" >= ${this.since()}
+        GROUP BY 1, 2
+      ) c ON c.weekday = d.weekday AND c.hour = h.hour
+      ORDER BY d.weekday, h.hour`;
+  }
+
+  /** How many rated requests of the window got each rating, 0 to 5 (six entries, zeros included). */
+  async satisfactionDistribution(projectId: string) {
+    return this.db.$queryRaw<Array<{ rating: number; count: number }>>`
+      SELECT g.rating::int AS rating, COALESCE(c.count, 0)::int AS count
+      FROM generate_series(0, 5) AS g(rating)
+      LEFT JOIN (
+        SELECT "rating", count(*)::int AS count FROM "Request"
+        WHERE "id_project" = ${projectId} AND "createdAt" >= ${this.since()} AND "rating" IS NOT NULL
+        GROUP BY 1
+      ) c ON c.rating = g.rating
+      ORDER BY g.rating`;
+  }
+
+  /**
+   * First response time per agent: for the requests of the window that a teammate answered, the
+   * waiting time (first visitor message to first teammate message, ms), grouped by the teammate
+   * who wrote that first answer (bots never count). Most answered first.
+   */
+  async firstResponseByAgent(projectId: string): Promise<AgentResponse[]> {
+    const rows = await this.db.$queryRaw<AgentResponse[]>`
+      WITH answered AS (
+        SELECT r."waiting_time" AS ms, (
+          SELECT m."sender" FROM "Message" m
+          WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id" AND m."createdAt" = r."first_response_at"
+            AND m."sender" <> r."createdBy" AND m."sender" NOT LIKE 'bot\_%'
+          ORDER BY m."id" LIMIT 1) AS agent
+        FROM "Request" r
+        WHERE r."id_project" = ${projectId} AND r."createdAt" >= ${this.since()} AND r."waiting_time" IS NOT NULL
+      )
+      SELECT a.agent AS id_user, NULLIF(trim(concat_ws(' ', u."firstname", u."lastname")), '') AS fullname,
+             avg(a.ms)::float8 AS average, percentile_cont(0.5) WITHIN GROUP (ORDER BY a.ms)::float8 AS median, count(*)::int AS count
+      FROM answered a LEFT JOIN "User" u ON u."id" = a.agent
+      WHERE a.agent IS NOT NULL
+      GROUP BY a.agent, u."firstname", u."lastname"
+      ORDER BY count(*) DESC, a.agent`;
+    return rows.map((r) => ({ ...r, average: num(r.average), median: num(r.median) }));
   }
 }

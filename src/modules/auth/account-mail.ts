@@ -21,8 +21,9 @@ export class AccountMail {
     private logger: Logger,
   ) {}
 
+  /** A console page (src/web/serve.ts serves /console/*; the client routes it) with the link's token. */
   private link(page: string, token: string) {
-    return `${this.config.email.publicUrl}/${page}?token=${encodeURIComponent(token)}`;
+    return `${this.config.email.publicUrl}/console/${page}?token=${encodeURIComponent(token)}`;
   }
 
   async sendVerification(email: string, token: string) {
@@ -31,7 +32,7 @@ export class AccountMail {
 
   /** Someone signed up with an e-mail that has an account: its holder is told, nothing is created. */
   async sendAccountExists(email: string) {
-    const link = `${this.config.email.publicUrl}/forgot-password`;
+    const link = `${this.config.email.publicUrl}/console/forgot-password`;
     await this.mailer.send({
       to: [email],
       subject: 'You already have an account',

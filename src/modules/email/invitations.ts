@@ -6,8 +6,8 @@ import { invitationMail } from './templates.js';
 
 /**
  * E-mails an invitation with its accept link, the same message whether or not the e-mail has an
- * account: the link's page signs the invitee in (then POST /invitations/:id/accept) or up
- * (POST /invitations/:id/signup with the link's token).
+ * account: the link opens the console's invitation page, which signs the invitee in (then POST
+ * /invitations/:id/accept) or up (POST /invitations/:id/signup with the link's token).
  */
 export class InvitationMail {
   constructor(
@@ -17,7 +17,7 @@ export class InvitationMail {
   ) {}
 
   acceptLink(invitation: Invitation, secret: string) {
-    return `${this.config.email.publicUrl}/invitations/${encodeURIComponent(invitation.id)}?token=${encodeURIComponent(secret)}`;
+    return `${this.config.email.publicUrl}/console/invitations/${encodeURIComponent(invitation.id)}?token=${encodeURIComponent(secret)}`;
   }
 
   async send(invitation: Invitation, secret: string) {

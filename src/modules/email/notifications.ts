@@ -127,7 +127,7 @@ export class MailNotifications {
         where: { id_project: event.projectId, id_user: { in: request.participatingAgents }, trashed: false },
         include: { user: true },
       });
-      const link = `${this.config.email.publicUrl}/dashboard/#/project/${event.projectId}/request-for-panel/${request.request_id}`;
+      const link = `${this.config.email.publicUrl}/console/projects/${encodeURIComponent(event.projectId)}/conversations/${encodeURIComponent(request.request_id)}`;
       return agents
         .filter((a) => (a.presence as { status?: string } | null)?.status !== 'online')
         .filter((a) => (a.settings as Record<string, unknown>).email_notifications !== false && a.user.email)

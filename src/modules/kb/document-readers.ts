@@ -35,18 +35,28 @@ export function loadPdfParse() {
   return pdfParse;
 }
 
-/** The text of a PDF, once every stream PDF.js would decode for it is known to stay within the limits. */
-export async function pdfText(bytes: Uint8Array, limits: ArchiveLimits): Promise<string> {
+let pdfLoader: Promise<typeof import('@langchain/community/document_loaders/web/pdf')> | undefined;
+/** pdf-parse and the community PDF loader: the extraction worker loads them before it takes documents. */
+export const loadPdfReaders = () => Promise.all([loadPdfParse(), (pdfLoader ??= import('@langchain/community/document_loaders/web/pdf'))]);
+
+/**
+ * The text of a PDF (and its page count), once every stream PDF.js would decode for it is known to
+ * stay within the limits. Its pages are read by @langchain/community's WebPDFLoader, one Document
+ * per page, given our pdf-parse (loaded as above) rather than importing its own.
+ */
+export async function pdfText(bytes: Uint8Array, limits: ArchiveLimits): Promise<{ text: string; pages: number }> {
   await checkPdfStreams(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), new InflateBudget(limits.maxBytes));
-  const { PDFParse } = await loadPdfParse();
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+  const [{ PDFParse }, { WebPDFLoader }] = await loadPdfReaders();
+  const loader = new WebPDFLoader(new Blob([new Uint8Array(bytes)]), {
+    splitPages: true,
+    pdfjs: async () => ({ isV2: true, PDFParse }) as never,
+  });
   try {
-    const result = await parser.getText({ pageJoiner: '' });
-    return normalizeText(result.text);
+    const pages = await loader.load();
+    return { text: normalizeText(pages.map((page) => page.pageContent).join('\n\n')), pages: pages.length };
   } catch (error) {
     throw new ExtractionError(`not a readable PDF document: ${(error as Error).message}`);
   } finally {
-    await parser.destroy().catch(() => {});
     restoreNatives();
   }
 }

@@ -10,6 +10,8 @@ export { ExtractionError, normalizeText };
 export interface ExtractedText {
   title?: string;
   text: string;
+  /** Pages of a PDF. */
+  pages?: number;
 }
 
 const blockTags = new Set([

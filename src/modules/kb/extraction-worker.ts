@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { docxText, loadPdfParse, pdfText } from './document-readers.js';
+import { docxText, loadPdfReaders, pdfText } from './document-readers.js';
 import { htmlText, type ExtractedText } from './extract.js';
 import { ExtractionError } from './extraction-error.js';
 import type { ExtractionReply, ExtractionRequest } from './extraction-pool.js';
@@ -10,12 +10,12 @@ import type { ExtractionReply, ExtractionRequest } from './extraction-pool.js';
 
 const port = parentPort!;
 
-await loadPdfParse();
+await loadPdfReaders();
 
 async function read({ document, limits }: ExtractionRequest): Promise<ExtractedText> {
   if (document.kind === 'html') return htmlText(document.html);
   const bytes = Buffer.from(document.bytes.buffer, document.bytes.byteOffset, document.bytes.byteLength);
-  return { text: document.kind === 'pdf' ? await pdfText(bytes, limits) : await docxText(bytes, limits) };
+  return document.kind === 'pdf' ? pdfText(bytes, limits) : { text: await docxText(bytes, limits) };
 }
 
 port.on('message', async (request: ExtractionRequest) => {

@@ -8,9 +8,13 @@ import type { FileStore } from '../../infra/file-store.js';
 import { jobType, PermanentJobError, type JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { KbContent } from '../../generated/prisma/client.js';
-import { documentText, ExtractionError, normalizeText } from './extract.js';
+import type { Document } from '@langchain/core/documents';
+import { ExtractionError } from './extract.js';
 import { DocumentExtractor } from './extraction-pool.js';
-import { bodyText, fetchDocument, FetchFailure } from './fetch.js';
+import { FetchFailure } from './fetch.js';
+import { contentLoader } from './loaders.js';
+import type { Retriever } from './retrieval.js';
+import { kbVectorStore } from './vector-store.js';
 import { faqParts } from './faq.js';
 import { stemText } from './stems.js';
 import { contentStatus, kbEvents, statusEvent, type ContentStatus } from './status.js';
@@ -50,6 +54,7 @@ export class IndexingService {
     private vectors: ChunkVectors,
     private config: Config,
     private logger: Logger,
+    private retriever: Retriever,
   ) {
     const { kb } = config;
     this.extractor = new DocumentExtractor(
@@ -102,9 +107,10 @@ export class IndexingService {
     const content = await this.start(data);
     if (!content) return 'stale';
     try {
-      const text = await this.readText(content);
-      const chunks = await this.split(content, text);
-      const vectors = this.vectors.enabled ? await this.vectors.embedDocuments(chunks) : [];
+      // A LangChain document loader reads the content (loaders.ts); the splitter keeps its metadata on every chunk.
+      const loader = await contentLoader(content, { config: this.config, files: this.files, reader: this.extractor });
+      const chunks = await this.split(content, await loader.load());
+      const vectors = this.vectors.enabled ? await this.vectors.embedDocuments(chunks.map((c) => c.pageContent)) : [];
       if (this.vectors.enabled) await this.vectors.ensureTable();
       return await this.replaceChunks(content, data.seq, chunks, vectors);
     } catch (error) {
@@ -118,50 +124,25 @@ export class IndexingService {
     }
   }
 
-  private async readText(content: KbContent): Promise<string> {
-    if (content.type === 'text' || content.type === 'faq') return normalizeText(content.content);
-    const kind = content.type as 'url' | 'pdf' | 'docx';
-    let extracted;
-    if (content.file) {
-      const body = await this.readUpload(content.file);
-      extracted = await documentText(kind, { mediaType: '', body, text: () => body.toString('utf8') }, this.extractor);
-    } else {
-      const { kb, outbound } = this.config;
-      const limits = { maxBytes: kb.fetchMaxBytes, inflateMaxBytes: kb.inflateMaxBytes, timeoutMs: kb.fetchTimeoutMs, policy: outbound };
-      const document = await fetchDocument(content.source ?? '', limits);
-      extracted = await documentText(kind, { ...document, text: () => bodyText(document) }, this.extractor);
-    }
-    const text = extracted.title && !extracted.text.startsWith(extracted.title) ? `${extracted.title}\n\n${extracted.text}` : extracted.text;
-    if (!text.trim()) throw new ExtractionError('no text could be read from the document');
-    return text;
-  }
-
-  private async readUpload(file: string): Promise<Buffer> {
-    const parts: Buffer[] = [];
-    try {
-      for await (const part of this.files.read(file)) parts.push(part as Buffer);
-    } catch (error) {
-      throw new ExtractionError(`the uploaded file cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    return Buffer.concat(parts);
-  }
-
   private async makeSplitter() {
     const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
     return new RecursiveCharacterTextSplitter({ chunkSize: this.config.kb.chunkSize, chunkOverlap: this.config.kb.chunkOverlap });
   }
 
-  private async split(content: KbContent, text: string): Promise<string[]> {
+  private async split(content: KbContent, documents: Document[]): Promise<Document[]> {
     // A question and its answer stay together whenever they fit in one chunk.
-    if (content.type === 'faq' && text.length <= this.config.kb.chunkSize) return [text];
+    if (content.type === 'faq' && documents.length === 1 && documents[0].pageContent.length <= this.config.kb.chunkSize) return documents;
     const splitter = await (this.splitter ??= this.makeSplitter());
-    const chunks = (await splitter.splitText(text)).map((c) => c.trim()).filter(Boolean);
+    const chunks = (await splitter.splitDocuments(documents))
+      .map((c) => Object.assign(c, { pageContent: c.pageContent.trim() }))
+      .filter((c) => c.pageContent);
     if (!chunks.length) throw new ExtractionError('no text could be read from the document');
     return chunks;
   }
 
-  private async replaceChunks(content: KbContent, seq: number, chunks: string[], vectors: number[][]): Promise<IndexOutcome> {
-    const ids = chunks.map(() => randomUUID());
+  private async replaceChunks(content: KbContent, seq: number, documents: Document[], vectors: number[][]): Promise<IndexOutcome> {
+    const ids = documents.map(() => randomUUID());
+    const chunks = documents.map((d) => d.pageContent);
     // The question of an faq content is ranked as a field of its own, on each of its chunks.
     const heading = content.type === 'faq' ? (faqParts(content.content)?.question ?? '') : '';
     try {
@@ -174,7 +155,7 @@ export class IndexingService {
              WHERE "id" = $1 AND "indexSeq" = $2
              RETURNING "id", "id_project", "namespace"
            ),
-           removed AS (DELETE FROM "KbChunk" WHERE "contentId" IN (SELECT "id" FROM current))
+           removed AS (DELETE FROM "KbChunk" WHERE "contentId" IN (SELECT "id" FROM current) AND "phrasingId" IS NULL)
            INSERT INTO "KbChunk" ("id", "id_project", "namespace", "contentId", "position", "text", "stems", "heading", "headingStems")
            SELECT chunk.id, current."id_project", current."namespace", current."id", chunk.n - 1, chunk.text, chunk.stems, $7, $8
            FROM current, unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS chunk(id, text, stems, n)
@@ -190,10 +171,16 @@ export class IndexingService {
         );
         if (!inserted.length) throw new StaleJob();
         if (vectors.length) {
-          await this.vectors.save(
+          const store = await kbVectorStore({
+            vectors: this.vectors,
+            retriever: this.retriever,
+            projectId: content.id_project,
+            namespace: content.namespace,
             tx,
-            { projectId: content.id_project, namespace: content.namespace },
-            ids.map((chunkId, i) => ({ chunkId, vector: vectors[i] })),
+          });
+          await store.addVectors(
+            vectors,
+            documents.map((d, i) => ({ ...d, metadata: { ...d.metadata, chunkId: ids[i] } })),
           );
         }
         await emit(statusEvent(content, contentStatus.indexed));

@@ -29,7 +29,7 @@ export function endpointFetch(baseUrl: string, outbound: OutboundPolicy, timeout
           : new Uint8Array(await new Response(init.body).arrayBuffer());
     const signal = init?.signal;
     signal?.throwIfAborted();
-    const sent = safeFetch(url, { method: init?.method ?? 'GET', headers, body, timeoutMs, maxResponseBytes }, policy);
+    const sent = safeFetch(url, { method: init?.method ?? 'GET', headers, body, timeoutMs, maxResponseBytes, stream: true }, policy);
     const aborted = new Promise<never>((_, reject) => {
       signal?.addEventListener('abort', () => reject(signal.reason ?? new DOMException('aborted', 'AbortError')), { once: true });
     });
@@ -42,7 +42,13 @@ export function endpointFetch(baseUrl: string, outbound: OutboundPolicy, timeout
       throw error;
     }
     const responseHeaders = new Headers(response.headers);
-    const decoded = await decodeBody(response.body, responseHeaders.get('content-encoding'), maxResponseBytes, url);
+    const encoding = responseHeaders.get('content-encoding');
+    // A streamed answer (server-sent events, as sent) goes to the client as it comes.
+    if (response.stream && /^text\/event-stream/i.test(responseHeaders.get('content-type') ?? '') && (!encoding || encoding === 'identity')) {
+      return new Response(response.stream, { status: response.status, headers: responseHeaders });
+    }
+    const whole = response.stream ? Buffer.from(await new Response(response.stream).arrayBuffer()) : response.body;
+    const decoded = await decodeBody(whole, encoding, maxResponseBytes, url);
     responseHeaders.delete('content-encoding');
     responseHeaders.delete('content-length');
     return new Response(response.status === 204 || response.status === 304 ? null : new Uint8Array(decoded), {

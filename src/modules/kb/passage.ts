@@ -10,10 +10,12 @@ export interface RetrievedChunk {
   contentType: string;
   source: string | null;
   score: number;
-  /** Share of the question's meaningful words (stop words aside) the chunk contains: 0 when it shares none. */
+  /** Share of the question's meaningful words (stop words aside) the chunk contains, a word the knowledge base never uses counting twice: 0 when it shares none. */
   coverage: number;
   /** Cosine similarity to the question; null without vectors or when not among the nearest. */
   similarity: number | null;
+  /** The learned phrasing (an agent's confirmed question) through which this passage was found. */
+  learned?: string;
 }
 
 /** Words that say little about what a question is about: left out of coverage and of extractive matching. */

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { parseInput } from '../../errors.js';
 import type { Logger } from '../../infra/logger.js';
-import { ModelEndpointError, promptMessages, type ChatAnswerer, type Turn } from './answer.js';
+import { ModelEndpointError, promptMessages, type ChatAnswerer, type ModelAnswer, type ModelSettings, type Turn } from './answer.js';
+import { chunkOf } from './documents.js';
+import { hybridRetriever } from './hybrid-retriever.js';
+import type { LearningService } from './learning.js';
 import { extractiveAnswer, leadAnswer } from './extractive.js';
 import type { KnowledgeBaseService } from './namespaces.js';
 import type { RetrievedChunk } from './passage.js';
@@ -49,15 +52,72 @@ export interface QaResult {
 
 export const notFoundAnswer = 'I could not find an answer to this question in the knowledge base.';
 
+/** A piece of a streamed answer (kbAnswerStream): text to append, then the whole answer. */
+export type QaPiece = { delta: string; result?: undefined } | { delta?: undefined; result: QaResult };
+
+interface Prepared {
+  question: string;
+  settings: ModelSettings & { top_k: number };
+  history: Turn[];
+  /** The question searched: a follow-up is searched with the question before it. */
+  query: string;
+  chunks: RetrievedChunk[];
+  reply: (fields: Partial<QaResult>, used?: RetrievedChunk[]) => QaResult;
+}
+
 export class QaService {
   constructor(
     private namespaces: KnowledgeBaseService,
     private retriever: Retriever,
+    private learning: LearningService,
     private answerer: ChatAnswerer | null,
     private logger: Logger,
   ) {}
 
   async ask(projectId: string, actorId: string, input: unknown): Promise<QaResult> {
+    const prepared = await this.prepare(projectId, actorId, input);
+    if (!prepared.chunks.length) return prepared.reply({ answer: notFoundAnswer, success: false });
+    if (!this.answerer) return this.extractive(prepared);
+    const { question, history, settings, chunks, reply } = prepared;
+    try {
+      return this.modelReply(prepared, await this.answerer.answer(question, history, passagesOf(chunks), settings));
+    } catch (error) {
+      if (!(error instanceof ModelEndpointError)) throw error;
+      this.logger.warn({ err: error.message, projectId }, 'knowledge-base answer failed at the model endpoint');
+      return reply({ answer: '', success: false, error_message: error.message });
+    }
+  }
+
+  /**
+   * The answer as it is written: `{delta}` pieces, then `{result}` (what `ask` answers). Without a
+   * model, or when it abstains, the answer comes as one piece (none when there is no answer).
+   */
+  async *stream(projectId: string, actorId: string, input: unknown): AsyncGenerator<QaPiece> {
+    const prepared = await this.prepare(projectId, actorId, input);
+    if (!prepared.chunks.length) {
+      yield { result: prepared.reply({ answer: notFoundAnswer, success: false }) };
+      return;
+    }
+    if (!this.answerer) {
+      const result = this.extractive(prepared);
+      yield { delta: result.answer };
+      yield { result };
+      return;
+    }
+    const { question, history, settings, chunks, reply } = prepared;
+    try {
+      for await (const piece of this.answerer.stream(question, history, passagesOf(chunks), settings)) {
+        if ('delta' in piece) yield { delta: piece.delta };
+        else yield { result: this.modelReply(prepared, piece.done) };
+      }
+    } catch (error) {
+      if (!(error instanceof ModelEndpointError)) throw error;
+      this.logger.warn({ err: error.message, projectId }, 'knowledge-base answer failed at the model endpoint');
+      yield { result: reply({ answer: '', success: false, error_message: error.message }) };
+    }
+  }
+
+  private async prepare(projectId: string, actorId: string, input: unknown): Promise<Prepared> {
     const data = parseInput(askInput, input);
     const kb = await this.namespaces.resolve(projectId, data.namespace, actorId);
     const defaults = this.namespaces.settings(kb);
@@ -93,39 +153,39 @@ export class QaService {
     // A follow-up ("and for orders abroad?") is searched together with the question before it.
     const previous = history.at(-1)?.question;
     const query = previous ? `${previous}\n${data.question}` : data.question;
-    const found = await this.retriever.search(projectId, kb.id, query, settings.top_k);
+    // Through the LangChain retriever over our hybrid search: Documents with their chunk's metadata.
+    const retriever = await hybridRetriever({ retriever: this.retriever, projectId, namespace: kb.id, topK: settings.top_k });
+    const found = (await retriever.invoke(query)).map(chunkOf);
+    // A content an agent said does not answer this question never answers it first again.
+    const ordered = await this.learning.demote(projectId, kb.id, data.question, found);
     // Nothing relevant (KB_MIN_COVERAGE, KB_MIN_SIMILARITY, calibrated on bench/kb-quality.bench.ts):
     // better no answer than the least bad passage of an unrelated knowledge base.
-    const chunks = this.retriever.relevant(found[0]) ? found : [];
-    if (!chunks.length) return reply({ answer: notFoundAnswer, success: false });
-
-    if (!this.answerer) {
-      // The best passage is quoted (its sentences that share the question's words, else its
-      // opening); ids and sources list every retrieved content, best first.
-      const best = chunks[0];
-      const quoted =
-        extractiveAnswer(data.question, [best], settings.max_tokens) ??
-        (previous ? extractiveAnswer(query, [best], settings.max_tokens) : null) ??
-        leadAnswer(best, settings.max_tokens);
-      const promptTokens = estimateTokens([data.question, ...chunks.map((c) => c.text)]);
-      return reply({ answer: quoted.text, success: true, prompt_token_size: promptTokens }, chunks);
-    }
-
-    const passages = chunks.map((c) => ({ title: c.contentName, text: c.text }));
-    try {
-      const generated = await this.answerer.answer(data.question, history, passages, settings);
-      const promptTokens =
-        generated.promptTokens ??
-        estimateTokens(promptMessages(data.question, history, passages, settings).map((m) => m.text));
-      if (generated.noAnswer) return reply({ answer: notFoundAnswer, success: false, prompt_token_size: promptTokens });
-      const used = generated.cited.length ? generated.cited.map((n) => chunks[n - 1]) : chunks;
-      return reply({ answer: generated.text, success: true, prompt_token_size: promptTokens }, used);
-    } catch (error) {
-      if (!(error instanceof ModelEndpointError)) throw error;
-      this.logger.warn({ err: error.message, projectId }, 'knowledge-base answer failed at the model endpoint');
-      return reply({ answer: '', success: false, error_message: error.message });
-    }
+    const chunks = this.retriever.relevant(ordered[0]) ? ordered : [];
+    return { question: data.question, settings, history, query, chunks, reply };
   }
+
+  /** The best passage quoted (its sentences that share the question's words, else its opening); ids and sources list every retrieved content, best first. */
+  private extractive({ question, query, settings, chunks, reply }: Prepared): QaResult {
+    const best = chunks[0];
+    const quoted =
+      extractiveAnswer(question, [best], settings.max_tokens) ??
+      (query !== question ? extractiveAnswer(query, [best], settings.max_tokens) : null) ??
+      leadAnswer(best, settings.max_tokens);
+    const promptTokens = estimateTokens([question, ...chunks.map((c) => c.text)]);
+    return reply({ answer: quoted.text, success: true, prompt_token_size: promptTokens }, chunks);
+  }
+
+  private modelReply({ question, history, settings, chunks, reply }: Prepared, generated: ModelAnswer): QaResult {
+    const promptTokens =
+      generated.promptTokens ?? estimateTokens(promptMessages(question, history, passagesOf(chunks), settings).map((m) => m.text));
+    if (generated.noAnswer) return reply({ answer: notFoundAnswer, success: false, prompt_token_size: promptTokens });
+    const used = generated.cited.length ? generated.cited.map((n) => chunks[n - 1]) : chunks;
+    return reply({ answer: generated.text, success: true, prompt_token_size: promptTokens }, used);
+  }
+}
+
+function passagesOf(chunks: RetrievedChunk[]) {
+  return chunks.map((c) => ({ title: c.contentName, text: c.text }));
 }
 
 /** One id and one source per content, in the order the answer used them. */

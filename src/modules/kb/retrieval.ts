@@ -36,13 +36,17 @@ export interface SearchOptions {
 // BM25's usual constants (Robertson & Zaragoza): term-frequency saturation and length normalisation.
 const k1 = 1.2;
 const b = 0.75;
+/** Weight in coverage of a question's word that no chunk of the knowledge base holds. */
+const unseenWeight = 2;
 /** The faq question field counts as much as the text (where the question is also found). */
 const headingWeight = 1;
+/** Weight of each further match of a passage (a learned phrasing after the first) in its score. */
+const votes = 0.5;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
 
 /** A chunk as the retrieval queries answer it: what answering gets, with its lexical rank instead of the fused score. */
-type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity'> & { rank: number };
+type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned'> & { rank: number; phrasingId: string | null; heading: string };
 
 // A question becomes an OR of its stems: every chunk sharing one is a candidate (found through the
 // GIN index), so a stem's document frequency over the candidates is exact. For each candidate the
@@ -50,7 +54,8 @@ type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity'> & { rank: number };
 // a stem's positions give its frequency in the text (weight D) and in the heading (weight A). The
 // lengths are the fields' word counts (generated columns); $4 is the namespace's chunk count, $6
 // and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk is its
-// coverage. The CTEs are materialised so each runs once whatever the planner estimates.
+// coverage, a stem the knowledge base never uses counting twice: a question whose own words
+// ("sourdough", "Peru") the knowledge base does not know is not covered by the few it shares. The CTEs are materialised so each runs once whatever the planner estimates.
 const lexicalSql = `
   WITH q AS MATERIALIZED (
     SELECT coalesce(array_agg(DISTINCT lexeme), '{}'::text[]) AS lexemes
@@ -61,7 +66,7 @@ const lexicalSql = `
            ts_delete(c."search", tsvector_to_array(ts_delete(c."search", q.lexemes))) AS matched
     FROM "KbChunk" c, q
     WHERE c."id_project" = $1 AND c."namespace" = $2
-      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l)
+      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l WHERE NOT l = ANY($9::text[]))
   ),
   matches AS MATERIALIZED (
     SELECT cand."id", cand.len, cand.hlen, m.lexeme,
@@ -69,9 +74,13 @@ const lexicalSql = `
            (SELECT count(*) FROM unnest(m.weights) w WHERE w <> 'A')::float8 AS tf
     FROM candidates cand CROSS JOIN LATERAL unnest(cand.matched) AS m
   ),
-  df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS n FROM matches GROUP BY lexeme),
+  df AS MATERIALIZED (
+    SELECT lexeme, count(*)::float8 AS n FROM matches WHERE NOT lexeme = ANY($9::text[]) GROUP BY lexeme
+    UNION ALL SELECT * FROM unnest($9::text[], $10::float8[])
+  ),
   idf AS MATERIALIZED (
-    SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w
+    SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w,
+           CASE WHEN coalesce(df.n, 0) = 0 THEN ${unseenWeight} ELSE 1 END AS cw
     FROM (SELECT unnest(lexemes) AS lexeme FROM q) t LEFT JOIN df USING (lexeme)
   ),
   best AS MATERIALIZED (
@@ -80,20 +89,32 @@ const lexicalSql = `
              matches.tf * ${k1 + 1} / (matches.tf + ${k1} * (${1 - b} + ${b} * matches.len / $6::float8))
              + ${headingWeight} * matches.tfh * ${k1 + 1} / (matches.tfh + ${k1} * (${1 - b} + ${b} * matches.hlen / $7::float8))
            )) AS rank,
-           count(*) FILTER (WHERE matches.lexeme = ANY($8::text[]))::float8 / greatest(cardinality($8::text[]), 1) AS coverage
+           count(*) FILTER (WHERE matches.lexeme = ANY($8::text[]))::float8
+             / (SELECT greatest(sum(cw), 1) FROM idf WHERE lexeme = ANY($8::text[])) AS coverage
     FROM matches JOIN idf USING (lexeme)
     GROUP BY matches."id"
     ORDER BY rank DESC, matches."id"
     LIMIT $5
   )
-  SELECT c."id", c."contentId", c."position", c."text",
+  SELECT c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
          k."name" AS "contentName", k."type" AS "contentType", k."source", best.rank, best.coverage
   FROM best JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
   ORDER BY best.rank DESC, c."id"`;
 
+// Document frequencies of a question's stems, counted through the GIN index (large knowledge bases only).
+const dfSql = `
+  SELECT l AS lexeme, (
+    SELECT count(*) FROM "KbChunk" c
+    WHERE c."id_project" = $1 AND c."namespace" = $2 AND c."search" @@ to_tsquery('simple', quote_literal(l))
+  )::float8 AS n
+  FROM unnest($3::text[]) l`;
+const pruneFrom = 20_000;
+const pruneShare = 0.02;
+
 // Namespace statistics (the N and average lengths of BM25) change slowly: read at most every 30 s.
 const statsTtlMs = 30_000;
 const maxCachedStats = 10_000;
+const maxCachedFrequencies = 200_000;
 
 interface NamespaceStats {
   n: number;
@@ -103,13 +124,22 @@ interface NamespaceStats {
 }
 
 const byIdsSql = `
-  SELECT c."id", c."contentId", c."position", c."text",
+  SELECT c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
          k."name" AS "contentName", k."type" AS "contentType", k."source", 0::float8 AS rank, 0::float8 AS coverage
   FROM "KbChunk" c JOIN "KbContent" k ON k."id" = c."contentId"
   WHERE c."id_project" = $1 AND c."id" = ANY($2::text[])`;
 
+// The chunk a learned phrasing answers with: its content's first chunk of text.
+const leadChunksSql = `
+  SELECT DISTINCT ON (c."contentId") c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
+         k."name" AS "contentName", k."type" AS "contentType", k."source", 0::float8 AS rank, 0::float8 AS coverage
+  FROM "KbChunk" c JOIN "KbContent" k ON k."id" = c."contentId"
+  WHERE c."id_project" = $1 AND c."contentId" = ANY($2::text[]) AND c."phrasingId" IS NULL
+  ORDER BY c."contentId", c."position"`;
+
 export class Retriever {
   private stats = new Map<string, NamespaceStats>();
+  private frequencies = new Map<string, { n: number; at: number }>();
 
   constructor(
     private db: Db,
@@ -141,13 +171,14 @@ export class Retriever {
   /** The `topK` most relevant chunks, best first; empty when nothing in the namespace relates to the query. */
   async search(projectId: string, namespace: string, query: string, topK: number, options: SearchOptions = {}): Promise<RetrievedChunk[]> {
     const mode = options.mode ?? this.mode;
+    // Learned phrasings are chunks of their own, several per content: read deeper, then keep one chunk per passage.
+    const depth = Math.max(topK * 4, 30);
     if (!this.vectors.enabled) {
-      const rows = await this.lexical(projectId, namespace, query, topK);
-      return rows.map((row) => toChunk(row, Number(row.rank), null));
+      const rows = await this.lexical(projectId, namespace, query, depth);
+      return this.passages(projectId, rows.map((row) => [row, Number(row.rank), null]), topK);
     }
     // Fusion looks deeper than topK in both lists: a chunk second in both beats one first in one.
     // Lexical ranking reads as deep, so that the chunks it ranks first have their similarity.
-    const depth = Math.max(topK * 4, 30);
     const [lexical, near] = await Promise.all([
       mode === 'dense' ? Promise.resolve([]) : this.lexical(projectId, namespace, query, depth),
       this.near(projectId, namespace, query, depth),
@@ -168,19 +199,97 @@ export class Retriever {
       for (const [id, score] of minMax(lexical.map((row) => [row.id, Number(row.rank)]))) add(id, lexicalWeight * score);
       for (const [id, score] of minMax(near.map((hit) => [hit.id, hit.similarity]))) add(id, (1 - lexicalWeight) * score);
     }
-    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, topK);
+    const best = [...scores.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, depth);
     const rows = new Map(lexical.map((row) => [row.id, row]));
     const missing = best.map(([id]) => id).filter((id) => !rows.has(id));
     if (missing.length) {
       for (const row of await this.db.$queryRawUnsafe<ChunkRow[]>(byIdsSql, projectId, missing)) rows.set(row.id, row);
     }
-    return best.filter(([id]) => rows.has(id)).map(([id, score]) => toChunk(rows.get(id)!, score, similarity.get(id) ?? null));
+    const ranked = best.filter(([id]) => rows.has(id)).map(([id, score]): Scored => [rows.get(id)!, score, similarity.get(id) ?? null]);
+    return this.passages(projectId, ranked, topK);
+  }
+
+  /** The passages nearest to a vector (the vector store's similarity search), best first. */
+  async nearestPassages(projectId: string, namespace: string, vector: number[], k: number): Promise<RetrievedChunk[]> {
+    const near = await this.vectors.nearest(projectId, namespace, vector, k * 2);
+    if (!near.length) return [];
+    const rows = new Map((await this.db.$queryRawUnsafe<ChunkRow[]>(byIdsSql, projectId, near.map((n) => n.id))).map((r) => [r.id, r]));
+    const ranked = near.filter((n) => rows.has(n.id)).map((n): Scored => [rows.get(n.id)!, n.similarity, n.similarity]);
+    return this.passages(projectId, ranked, k);
+  }
+
+  /**
+   * Ranked chunks as passages: a learned phrasing's chunk stands for its content's first chunk (with
+   * the phrasing's coverage and similarity, which say how close the question is to it), each
+   * passage once, at its best rank.
+   */
+  private async passages(projectId: string, ranked: Scored[], topK: number): Promise<RetrievedChunk[]> {
+    const learnedContents = [...new Set(ranked.filter(([row]) => row.phrasingId).map(([row]) => row.contentId))];
+    const leads = new Map<string, ChunkRow>();
+    if (learnedContents.length) {
+      for (const row of await this.db.$queryRawUnsafe<ChunkRow[]>(leadChunksSql, projectId, learnedContents)) leads.set(row.contentId, row);
+    }
+    const out = new Map<string, RetrievedChunk>();
+    for (const [row, score, similarity] of ranked) {
+      const passage = row.phrasingId ? leads.get(row.contentId) : row;
+      if (!passage) continue;
+      const chunk = toChunk(passage, score, similarity, row.phrasingId ? row.heading : undefined);
+      chunk.coverage = Number(row.coverage ?? 0);
+      const seen = out.get(chunk.id);
+      if (!seen) {
+        out.set(chunk.id, chunk);
+        continue;
+      }
+      // Found again (through more learned phrasings): each further match adds to its score, as
+      // neighbours vote in a nearest-neighbour classifier, and it keeps the strongest signals.
+      seen.score += votes * score;
+      seen.coverage = Math.max(seen.coverage, chunk.coverage);
+      if (chunk.similarity !== null) seen.similarity = Math.max(seen.similarity ?? -1, chunk.similarity);
+      seen.learned ??= chunk.learned;
+    }
+    return [...out.values()].sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)).slice(0, topK);
   }
 
   private async lexical(projectId: string, namespace: string, query: string, limit: number) {
     const stats = await this.namespaceStats(projectId, namespace);
     const wanted = contentStems(query, stopWords);
-    return this.db.$queryRawUnsafe<ChunkRow[]>(lexicalSql, projectId, namespace, stemText(query), stats.n, limit, stats.avgTerms, stats.avgHeadingTerms, wanted);
+    const stemmed = stemText(query);
+    const common = stats.n >= pruneFrom ? await this.commonStems(projectId, namespace, stemmed, stats.n) : new Map<string, number>();
+    return this.db.$queryRawUnsafe<ChunkRow[]>(
+      lexicalSql,
+      projectId,
+      namespace,
+      stemmed,
+      stats.n,
+      limit,
+      stats.avgTerms,
+      stats.avgHeadingTerms,
+      wanted,
+      [...common.keys()],
+      [...common.values()],
+    );
+  }
+
+  /** The question's stems too common to bring candidates, with their document frequency; none when all are. */
+  private async commonStems(projectId: string, namespace: string, stemmed: string, n: number): Promise<Map<string, number>> {
+    const lexemes = [...new Set(stemmed.split(' ').filter(Boolean))];
+    const now = Date.now();
+    const known = new Map<string, number>();
+    const missing: string[] = [];
+    for (const lexeme of lexemes) {
+      const cached = this.frequencies.get(`${projectId}:${namespace}:${lexeme}`);
+      if (cached && now - cached.at < statsTtlMs) known.set(lexeme, cached.n);
+      else missing.push(lexeme);
+    }
+    if (missing.length) {
+      for (const row of await this.db.$queryRawUnsafe<Array<{ lexeme: string; n: number }>>(dfSql, projectId, namespace, missing)) {
+        known.set(row.lexeme, Number(row.n));
+        if (this.frequencies.size >= maxCachedFrequencies) this.frequencies.delete(this.frequencies.keys().next().value!);
+        this.frequencies.set(`${projectId}:${namespace}:${row.lexeme}`, { n: Number(row.n), at: now });
+      }
+    }
+    const common = new Map([...known].filter(([, df]) => df > pruneShare * n));
+    return common.size < known.size ? common : new Map();
   }
 
   private async namespaceStats(projectId: string, namespace: string): Promise<NamespaceStats> {
@@ -188,7 +297,8 @@ export class Retriever {
     const cached = this.stats.get(key);
     if (cached && Date.now() - cached.at < statsTtlMs) return cached;
     const [row] = await this.db.$queryRawUnsafe<Array<{ n: number; terms: number | null; heading: number | null }>>(
-      `SELECT count(*)::int AS n, avg("terms")::float8 AS terms, avg(nullif("headingTerms", 0))::float8 AS heading
+      `SELECT count(*)::int AS n, avg("terms") FILTER (WHERE "phrasingId" IS NULL)::float8 AS terms,
+              avg(nullif("headingTerms", 0))::float8 AS heading
        FROM "KbChunk" WHERE "id_project" = $1 AND "namespace" = $2`,
       projectId,
       namespace,
@@ -221,8 +331,11 @@ function minMax(scored: Array<[string, number]>): Array<[string, number]> {
   return scored.map(([id, score]) => [id, range > 0 ? (score - min) / range : 1]);
 }
 
-function toChunk(row: ChunkRow, score: number, similarity: number | null): RetrievedChunk {
+type Scored = [ChunkRow, number, number | null];
+
+function toChunk(row: ChunkRow, score: number, similarity: number | null, learned?: string): RetrievedChunk {
   return {
+    ...(learned ? { learned } : {}),
     id: row.id,
     contentId: row.contentId,
     position: Number(row.position),

@@ -6,7 +6,11 @@ import type { LoggedEvent } from '../../infra/event-log.js';
 import { projectEventStream } from '../../realtime/event-stream.js';
 import type { ContentRecord, UpsertOutcome } from './contents.js';
 import type { DeleteOutcome, KnowledgeBaseRecord } from './namespaces.js';
-import type { QaResult } from './qa.js';
+import type { FeedbackOutcome, PhrasingRecord } from './learning.js';
+import type { QaPiece, QaResult } from './qa.js';
+import { draftStream, type AnswerDraft } from './answer-drafts.js';
+import { memberOf } from '../requests/actor.js';
+import type { KbFeedback as KbFeedbackRecord } from '../../generated/prisma/client.js';
 import type { PreviewSettings } from './settings.js';
 import type { SitemapResult } from './sitemap.js';
 import { contentStatus } from './status.js';
@@ -63,6 +67,8 @@ export const KbContent = builder.objectRef<ContentRecord>('KbContent').implement
     namespace: t.exposeString('namespace', { nullable: false }),
     status: t.exposeInt('status', { nullable: false }),
     error: t.exposeString('error', { description: 'Why indexing failed (status 400) or is being retried.' }),
+    helpfulCount: t.exposeInt('helpfulCount', { nullable: false, description: 'Visitors\' 👍 on bot answers citing this content first.' }),
+    unhelpfulCount: t.exposeInt('unhelpfulCount', { nullable: false, description: 'Visitors\' 👎 on bot answers citing this content first.' }),
     createdBy: t.exposeString('createdBy'),
   }),
 });
@@ -146,6 +152,64 @@ const KbAnswer = builder.objectRef<QaResult>('KbAnswer').implement({
   }),
 });
 
+const KbAnswerPiece = builder.objectRef<QaPiece>('KbAnswerPiece').implement({
+  description: 'A piece of a streamed answer: `delta` (text to append), then a last piece with `done` and the whole `result`.',
+  fields: (t) => ({
+    delta: t.string({ resolve: (p) => p.delta ?? null, description: 'Text to append to what came before; null on the last piece.' }),
+    done: t.boolean({ nullable: false, resolve: (p) => !!p.result }),
+    result: t.field({ type: KbAnswer, resolve: (p) => p.result ?? null, description: 'The whole answer (as askKb gives it), on the last piece.' }),
+  }),
+});
+
+const KbPhrasing = builder.objectRef<PhrasingRecord>('KbPhrasing').implement({
+  description: 'A learned phrasing: a question an agent confirmed the content answers; retrieval ranks it like the content\'s own question.',
+  fields: (t) => ({
+    ...recordFields(t),
+    id_project: t.exposeString('id_project', { nullable: false }),
+    namespace: t.exposeString('namespace', { nullable: false }),
+    content_id: t.exposeString('contentId', { nullable: false }),
+    question: t.exposeString('question', { nullable: false }),
+    createdBy: t.exposeString('createdBy', { nullable: false }),
+  }),
+});
+
+const KbFeedbackResult = builder.objectRef<FeedbackOutcome>('KbFeedbackResult').implement({
+  fields: (t) => ({
+    success: t.exposeBoolean('success', { nullable: false }),
+    namespace: t.exposeString('namespace', { nullable: false }),
+    id: t.exposeString('id', { nullable: false, description: 'The content.' }),
+    helpful: t.exposeBoolean('helpful', { nullable: false }),
+    phrasing: t.field({ type: KbPhrasing, resolve: (r) => r.phrasing, description: 'The learned phrasing (helpful: true).' }),
+  }),
+});
+
+const KbFeedbackEntry = builder.objectRef<KbFeedbackRecord>('KbFeedbackEntry').implement({
+  description: 'Feedback on an answer: an agent\'s (origin agent) or a visitor\'s thumbs on a bot answer (origin visitor, counted, not learned from).',
+  fields: (t) => ({
+    ...recordFields(t),
+    namespace: t.exposeString('namespace', { nullable: false }),
+    content_id: t.exposeString('contentId', { nullable: false }),
+    question: t.exposeString('question', { nullable: false }),
+    helpful: t.exposeBoolean('helpful', { nullable: false }),
+    origin: t.exposeString('origin', { nullable: false, description: 'agent or visitor' }),
+    request_id: t.exposeString('request_id'),
+    message_id: t.exposeString('message_id'),
+    createdBy: t.exposeString('createdBy', { nullable: false }),
+  }),
+});
+
+const KbAnswerDraft = builder.objectRef<AnswerDraft>('KbAnswerDraft').implement({
+  description: 'A bot\'s knowledge answer as it is written (live only); its message, posted when complete, carries attributes.kb.draft_id.',
+  fields: (t) => ({
+    request_id: t.exposeString('request_id', { nullable: false }),
+    draft_id: t.exposeString('draft_id', { nullable: false }),
+    sender: t.exposeString('sender', { nullable: false }),
+    delta: t.exposeString('delta', { nullable: false }),
+    text: t.exposeString('text', { nullable: false, description: 'The whole text so far.' }),
+    done: t.exposeBoolean('done', { nullable: false }),
+  }),
+});
+
 const KbIndexingEvent = builder.objectRef<LoggedEvent>('KbIndexingEvent').implement({
   description: 'A status change of a content of the knowledge base (kb.content.status, kb.content.indexed, ...).',
   fields: (t) => ({
@@ -193,6 +257,28 @@ builder.queryFields((t) => ({
     args: { project_id: t.arg.string({ required: true }), content_id: t.arg.string({ required: true }) },
     authScopes: minRole('admin'),
     resolve: (_root, args, ctx) => ctx.services.kb.contents.get(args.project_id, args.content_id),
+  }),
+  kbPhrasings: t.field({
+    type: [KbPhrasing],
+    nullable: false,
+    description: 'The learned phrasings of a content, newest first.',
+    args: { project_id: t.arg.string({ required: true }), content_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: (_root, args, ctx) => ctx.services.kb.learning.phrasings(args.project_id, args.content_id),
+  }),
+  kbFeedbackList: t.field({
+    type: [KbFeedbackEntry],
+    nullable: false,
+    description: 'Recorded feedback of a knowledge base, newest first: visitors\' thumbs (origin visitor) for agents to confirm with kbFeedback.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      namespace: t.arg.string({ description: 'Default: the default knowledge base.' }),
+      origin: t.arg.string({ description: 'agent or visitor' }),
+      limit: t.arg.int({ description: '1 to 200, default 50.' }),
+    },
+    authScopes: minRole('agent'),
+    resolve: async (_root, { project_id, ...input }, ctx) =>
+      ctx.services.kb.learning.listFeedback(project_id, await actorId(ctx), definedArgs(input)),
   }),
 }));
 
@@ -300,6 +386,50 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { project_id, ...input }, ctx) =>
       ctx.services.kb.qa.ask(project_id, await actorId(ctx), definedArgs(input)),
   }),
+  kbFeedback: t.field({
+    type: KbFeedbackResult,
+    nullable: false,
+    description:
+      'An agent\'s verdict on content `id` as the answer to `question`: helpful true makes the question a learned phrasing of it (used by retrieval at once); false keeps it from answering that question first again.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      namespace: t.arg.string({ description: 'Default: the default knowledge base.' }),
+      question: t.arg.string(),
+      id: t.arg.string({ description: 'The content.' }),
+      helpful: t.arg.boolean(),
+    },
+    authScopes: minRole('agent'),
+    resolve: async (_root, { project_id, ...input }, ctx) => ctx.services.kb.learning.feedback(project_id, await actorId(ctx), definedArgs(input)),
+  }),
+  deleteKbPhrasing: t.field({
+    type: KbPhrasing,
+    nullable: false,
+    description: 'Forgets a learned phrasing; answers it.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      content_id: t.arg.string({ required: true }),
+      phrasing_id: t.arg.string({ required: true }),
+    },
+    authScopes: minRole('agent'),
+    resolve: (_root, args, ctx) => ctx.services.kb.learning.removePhrasing(args.project_id, args.content_id, args.phrasing_id),
+  }),
+  kbRateAnswer: t.field({
+    type: KbFeedbackEntry,
+    nullable: false,
+    description: 'A visitor\'s 👍/👎 on a bot\'s knowledge answer (a message with attributes.kb): counted on the content, not learned from.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      request_id: t.arg.string({ required: true }),
+      message_id: t.arg.string({ required: true }),
+      helpful: t.arg.boolean(),
+    },
+    authScopes: minRole('guest'),
+    resolve: async (_root, { project_id, request_id, message_id, ...input }, ctx) => {
+      const member = await memberOf(ctx, project_id);
+      const message = await ctx.services.messages.get(project_id, member, request_id, message_id);
+      return ctx.services.kb.learning.visitorFeedback(project_id, await actorId(ctx), message, definedArgs(input));
+    },
+  }),
   deleteKbContent: t.field({
     type: KbContent,
     nullable: false,
@@ -336,6 +466,50 @@ builder.subscriptionField('kbIndexing', (t) =>
   }),
 );
 
+builder.subscriptionFields((t) => ({
+  kbAnswerStream: t.field({
+    type: KbAnswerPiece,
+    nullable: false,
+    description:
+      'Answers a question as askKb does, as it is written: pieces with `delta`, then one with `done` and `result`. Without a model the answer comes as one piece.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      namespace: t.arg.string(),
+      question: t.arg.string({ required: true }),
+      model: t.arg.string(),
+      system_context: t.arg.string(),
+      max_tokens: t.arg.int(),
+      temperature: t.arg.float(),
+      top_k: t.arg.int(),
+      chat_history_dict: t.arg({ type: 'JSON' }),
+    },
+    authScopes: minRole('admin'),
+    subscribe: async (_root, { project_id, ...input }, ctx) => {
+      await ctx.requireRole(project_id, 'admin');
+      const pieces = ctx.services.kb.qa.stream(project_id, await actorId(ctx), definedArgs(input));
+      // The first piece is awaited here, so bad input is refused as the subscription starts.
+      const first = await pieces.next();
+      return (async function* () {
+        if (!first.done) yield first.value;
+        yield* pieces;
+      })();
+    },
+    resolve: (piece: QaPiece) => piece,
+  }),
+  kbAnswerDrafts: t.field({
+    type: KbAnswerDraft,
+    nullable: false,
+    description: 'Bots\' knowledge answers of a request as they are written (live only, nothing replayed).',
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('guest'),
+    subscribe: async (_root, args, ctx) => {
+      await ctx.services.requests.get(args.project_id, await memberOf(ctx, args.project_id), args.request_id);
+      return draftStream(ctx.services.infra.bus, args.project_id, args.request_id);
+    },
+    resolve: (draft: AnswerDraft) => draft,
+  }),
+}));
+
 export const routes: RestRoutes = {
   'Query.kbNamespaces': { method: 'GET', path: '/:project_id/kb/namespace/all' },
   'Query.kbContents': { method: 'GET', path: '/:project_id/kb' },
@@ -346,6 +520,11 @@ export const routes: RestRoutes = {
   'Mutation.createKbContents': { method: 'POST', path: '/:project_id/kb/multi', queryToo: ['namespace'] },
   'Mutation.readKbSitemap': { method: 'POST', path: '/:project_id/kb/sitemap' },
   'Mutation.askKb': { method: 'POST', path: '/:project_id/kb/qa' },
+  'Mutation.kbFeedback': { method: 'POST', path: '/:project_id/kb/qa/feedback' },
+  'Query.kbFeedbackList': { method: 'GET', path: '/:project_id/kb/qa/feedback' },
+  'Query.kbPhrasings': { method: 'GET', path: '/:project_id/kb/:content_id/phrasings' },
+  'Mutation.deleteKbPhrasing': { method: 'DELETE', path: '/:project_id/kb/:content_id/phrasings/:phrasing_id' },
+  'Mutation.kbRateAnswer': { method: 'POST', path: '/:project_id/requests/:request_id/messages/:message_id/kb_feedback' },
   'Mutation.createKbContent': { method: 'POST', path: '/:project_id/kb' },
   'Mutation.deleteKbContent': { method: 'DELETE', path: '/:project_id/kb/:content_id' },
 };

@@ -2,6 +2,7 @@ import type { Infrastructure } from '../../infra/index.js';
 import { ChatAnswerer } from './answer.js';
 import { ContentService } from './contents.js';
 import { IndexingService } from './indexing.js';
+import { LearningService } from './learning.js';
 import { KnowledgeBaseService } from './namespaces.js';
 import { QaService } from './qa.js';
 import { Retriever } from './retrieval.js';
@@ -15,6 +16,8 @@ export class KbService {
   readonly indexing: IndexingService;
   readonly retriever: Retriever;
   readonly qa: QaService;
+  /** Learned phrasings and feedback (learning.ts). */
+  readonly learning: LearningService;
   /** Chunk vectors (an embeddings endpoint or the local encoder); the bench loads the encoder before timing. */
   readonly vectors: ChunkVectors;
 
@@ -24,11 +27,13 @@ export class KbService {
     const vectors = new ChunkVectors(db, config, infra.database.hasVector, logger);
     this.vectors = vectors;
     this.namespaces = new KnowledgeBaseService(db, eventLog, files, logger, config.llm.model);
-    this.indexing = new IndexingService(db, eventLog, queue, files, vectors, config, logger);
-    this.contents = new ContentService(db, eventLog, this.indexing, files, this.namespaces);
     const { ranking, denseWeight, minCoverage, minSimilarity } = config.kb;
     this.retriever = new Retriever(db, vectors, logger, { ranking, denseWeight, minCoverage, minSimilarity });
-    this.qa = new QaService(this.namespaces, this.retriever, config.llm.baseUrl ? new ChatAnswerer({ ...config.llm, baseUrl: config.llm.baseUrl }, config.outbound) : null, logger);
+    this.indexing = new IndexingService(db, eventLog, queue, files, vectors, config, logger, this.retriever);
+    this.contents = new ContentService(db, eventLog, this.indexing, files, this.namespaces);
+    this.learning = new LearningService(db, this.namespaces, vectors, this.retriever, logger);
+    const answerer = config.llm.baseUrl ? new ChatAnswerer({ ...config.llm, baseUrl: config.llm.baseUrl }, config.outbound) : null;
+    this.qa = new QaService(this.namespaces, this.retriever, this.learning, answerer, logger);
   }
 
   /** The page urls of a sitemap (following sitemap indexes); nothing is stored. */

@@ -25,12 +25,12 @@ export interface LeadSearch {
  * The words of name, e-mail (split at @ and dots) and company. Migration
  * 20261122000415_lead_list_indexes indexes exactly this expression; change both together.
  */
-const contactWords = Prisma.raw(
+export const contactWords = Prisma.raw(
   `to_tsvector('simple'::regconfig, coalesce("fullname", '') || ' ' || translate(coalesce("email", ''), '@.', '  ') || ' ' || coalesce("company", ''))`,
 );
 
 /** Every word of the search as a prefix, all required: "carla acm" finds Carla Bianchi of Acme. */
-function prefixQuery(text: string): string | null {
+export function prefixQuery(text: string): string | null {
   const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 16);
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }

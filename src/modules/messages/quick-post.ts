@@ -141,7 +141,7 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       ORDER BY x."i"
       RETURNING *),
     ${appendEventsSql(projectId, events, Prisma.sql`x."subject" IN (SELECT "id" FROM "message")`)}
-    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback', 'message', to_jsonb(m), 'event', to_jsonb(e),
+    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback' - 'search', 'message', to_jsonb(m) - 'search', 'event', to_jsonb(e),
         'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;

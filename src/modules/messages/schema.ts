@@ -95,7 +95,7 @@ builder.mutationFields((t) => {
       },
       authScopes: minRole('guest', { botsInRequest: true }),
       resolve: async (_root, { project_id, request_id, ...input }, ctx) =>
-        ctx.services.messages.post(project_id, await actorOf(ctx, project_id), request_id, definedArgs(input)),
+        ctx.services.messages.post(project_id, await actorOf(ctx, project_id), request_id, definedArgs(input), ctx.clientAddress),
     }),
     importMessages: t.field({
       type: Message,

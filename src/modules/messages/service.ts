@@ -149,10 +149,11 @@ export class MessageService {
   }
 
   /**
-   * Stores a message, creating the request when it does not exist yet. The request row stays
-   * locked while the message is written, so a close never misses a message in its transcript.
+   * Stores a message, creating the request when it does not exist yet (located by `clientAddress`).
+   * The request row stays locked while the message is written, so a close never misses a message
+   * in its transcript.
    */
-  async post(projectId: string, actor: Actor, requestId: string, input: unknown): Promise<MessageRecord> {
+  async post(projectId: string, actor: Actor, requestId: string, input: unknown, clientAddress?: string | null): Promise<MessageRecord> {
     checkRequestId(requestId);
     const { member } = actor;
     const data = parseInput(postInput, input);
@@ -178,7 +179,7 @@ export class MessageService {
         let request = await lockRequest(tx, projectId, requestId);
         if (!request) {
           if (!member) throw notFound('request');
-          request = await this.requests.open(tx, emit, projectId, member, requestId, { ...data, first_text: parts[0].text });
+          request = await this.requests.open(tx, emit, projectId, member, requestId, { ...data, first_text: parts[0].text }, clientAddress);
         } else {
           await this.assertCanWrite(tx, projectId, member, request);
         }

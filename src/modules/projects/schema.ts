@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import type { ProjectRecord } from './service.js';
 import type { ProjectUser } from '../../generated/prisma/client.js';
+import { widgetMessageDefaults, type WidgetSettings as WidgetSettingsShape } from '../routing/service.js';
 
 const Channel = builder.objectRef<{ name: string }>('Channel').implement({
   description: 'A messaging channel the project is reachable through.',
@@ -67,18 +68,22 @@ const OpenState = builder.objectRef<{ isopen: boolean }>('OpenState').implement(
   fields: (t) => ({ isopen: t.exposeBoolean('isopen', { nullable: false }) }),
 });
 
-const WidgetSettings = builder
-  .objectRef<{ id_project: string; name: string; widget: unknown; isopen: boolean; available_agents: number }>('WidgetSettings')
-  .implement({
-    description: 'What the chat widget needs before the visitor signs in.',
-    fields: (t) => ({
-      id_project: t.exposeString('id_project', { nullable: false }),
-      name: t.exposeString('name'),
-      widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
-      isopen: t.exposeBoolean('isopen'),
-      available_agents: t.exposeInt('available_agents'),
+const WidgetSettings = builder.objectRef<WidgetSettingsShape>('WidgetSettings').implement({
+  description: 'What the chat widget needs before the visitor signs in. Nobody to answer (`isopen` false or `available_agents` 0): show `offline_msg` and ask for the visitor\'s e-mail.',
+  fields: (t) => ({
+    id_project: t.exposeString('id_project', { nullable: false }),
+    name: t.exposeString('name'),
+    widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
+    isopen: t.exposeBoolean('isopen', { description: 'Inside the project\'s operating hours (always true without them).' }),
+    available_agents: t.exposeInt('available_agents', { description: 'Agents who could take a conversation now (available, under capacity); 0 outside operating hours.' }),
+    online_msg: t.exposeString('online_msg', {
+      description: `The default department's online message, else "${widgetMessageDefaults.online_msg}".`,
     }),
-  });
+    offline_msg: t.exposeString('offline_msg', {
+      description: `The default department's offline message, else "${widgetMessageDefaults.offline_msg}".`,
+    }),
+  }),
+});
 
 const ProjectJwtSecret = builder.objectRef<{ jwtSecret: string }>('ProjectJwtSecret').implement({
   description: 'The secret a project\'s own site signs custom tokens with. Shown only when generated.',
@@ -135,17 +140,7 @@ builder.queryFields((t) => ({
     nullable: false,
     description: 'Public: the widget loads it before anyone signs in.',
     args: { project_id: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const project = await ctx.services.projects.assertOpen(args.project_id);
-      const available = await ctx.services.routing.availableAgents(project.id, false);
-      return {
-        id_project: project.id,
-        name: project.name,
-        widget: project.widget,
-        isopen: ctx.services.projects.isOpen(project),
-        available_agents: available.length,
-      };
-    },
+    resolve: (_root, args, ctx) => ctx.services.routing.widgetSettings(args.project_id),
   }),
 }));
 

@@ -19,7 +19,26 @@ const sortFields = [
   'assigned_at',
   'first_response_at',
   'closed_at',
+  'last_activity',
+  'waiting_since',
 ] as const;
+
+/**
+ * Orders computed from the request's messages (read from the (project, request, createdAt)
+ * index, one probe per request the list's filters keep):
+ * - `last_activity`: the newest message, or the creation of a request without any;
+ * - `waiting_since`: the requester's oldest message that nobody has answered since (null, so
+ *   last in either direction, when the last word is not the requester's): `direction=1` puts
+ *   whoever has waited longest first.
+ */
+const computedOrders: Partial<Record<(typeof sortFields)[number], Prisma.Sql>> = {
+  last_activity: Prisma.sql`COALESCE((SELECT max(m."createdAt") FROM "Message" m
+    WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id"), r."createdAt")`,
+  waiting_since: Prisma.sql`(SELECT min(m."createdAt") FROM "Message" m
+    WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id" AND m."sender" = r."createdBy"
+      AND m."createdAt" > COALESCE((SELECT max(a."createdAt") FROM "Message" a
+        WHERE a."id_project" = r."id_project" AND a."request_id" = r."request_id" AND a."sender" <> r."createdBy"), '-infinity'::timestamp))`,
+};
 
 const channels = ['chat21', 'email', 'form', 'whatsapp', 'telegram', 'messenger'] as const;
 
@@ -75,7 +94,7 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   ticket_id: ticketNumber.optional(),
   dept_id: z.string().trim().min(1).optional(),
   lead: z.string().trim().min(1).optional(),
-  participant: z.string().trim().min(1).max(200).optional(),
+  assignee: z.string().trim().min(1).max(200).optional(),
   hasBot: z.boolean({ message: 'must be true or false' }).optional(),
   tags: csv.optional(),
   channel: z.enum(channels, { message: `must be one of ${channels.join(', ')}` }).optional(),
@@ -89,7 +108,8 @@ export interface RequestPage {
   requests: Request[];
 }
 
-export async function listRequests(db: Db, projectId: string, scope: Scope, input: unknown): Promise<RequestPage> {
+/** `callerUserId`: who `assignee=me` is. */
+export async function listRequests(db: Db, projectId: string, scope: Scope, input: unknown, callerUserId?: string): Promise<RequestPage> {
   const q = parseInput(listInput, input);
   if (q.start_date && q.end_date && q.end_date < q.start_date) throw badInput('end_date', 'end_date: is before start_date');
 
@@ -102,7 +122,9 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   if (q.ticket_id !== undefined) where.push(Prisma.sql`r."ticket_id" = ${q.ticket_id}`);
   if (q.dept_id) where.push(Prisma.sql`r."departmentId" = ${q.dept_id}`);
   if (q.lead) where.push(Prisma.sql`r."leadId" = ${q.lead}`);
-  if (q.participant) where.push(Prisma.sql`${q.participant} = ANY(r."participatingAgents")`);
+  // A teammate's user id, `me` (the caller), or `none` (no human agent serves it).
+  if (q.assignee === 'none') where.push(Prisma.sql`cardinality(r."participatingAgents") = 0`);
+  else if (q.assignee) where.push(Prisma.sql`r."participatingAgents" @> ARRAY[${q.assignee === 'me' ? (callerUserId ?? '') : q.assignee}]::text[]`);
   if (q.hasBot !== undefined) where.push(Prisma.sql`r."hasBot" = ${q.hasBot}`);
   if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
   if (q.tags?.length) {
@@ -122,7 +144,7 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   const condition = Prisma.join(where, ' AND ');
   const direction = q.direction === 1 ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   // sortField is one of the names above, never client text.
-  const order = Prisma.raw(`r."${q.sortField}"`);
+  const order = computedOrders[q.sortField] ?? Prisma.raw(`r."${q.sortField}"`);
   const [ids, [{ count }]] = await Promise.all([
     db.$queryRaw<Array<{ id: string }>>`
       SELECT r."id" FROM "Request" r WHERE ${condition}

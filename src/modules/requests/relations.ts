@@ -20,12 +20,17 @@ interface Pending<V> {
   reject: (error: unknown) => void;
 }
 
-/** Calls made in the same tick are answered by one `fetch` of their distinct keys, once per key. */
-export function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>) {
+/**
+ * Calls made in the same tick are answered by one `fetch` of their distinct keys, once per key.
+ * `remember: false` keeps no answer past its batch: for values that change while a context lives
+ * (a subscription's context serves all of its events).
+ */
+export function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>, { remember = true } = {}) {
   const cache = new Map<string, Promise<V | null>>();
   let queue: Pending<V>[] | null = null;
   const flush = (batch: Pending<V>[]) => {
     queue = null;
+    if (!remember) cache.clear();
     fetch([...new Set(batch.map((b) => b.key))]).then(
       (found) => batch.forEach((b) => b.resolve(found.get(b.key) ?? null)),
       (error) => batch.forEach((b) => b.reject(error)),

@@ -13,6 +13,10 @@ import { relationsFor } from './relations.js';
 import { Department } from '../departments/schema.js';
 import { Lead } from '../leads/schema.js';
 import { restView } from '../../rest/selection.js';
+import { perContext } from '../../context.js';
+import { batched } from './relations.js';
+import { hasUnread } from './seen.js';
+import { parseUserAgent, type Software } from './user-agent.js';
 
 /** A request as a field returns it. */
 export type RequestView = RequestRow;
@@ -25,6 +29,29 @@ interface Note {
   updatedAt: string;
 }
 
+/** Unread counts of the caller, keyed `<projectId> <request_id>`: one statement per project for an operation's requests. */
+const unreadOf = perContext((ctx) =>
+  batched<number>(
+    async (keys) => {
+      const byProject = new Map<string, string[]>();
+      for (const key of keys) {
+        const [projectId, requestId] = key.split(' ');
+        byProject.set(projectId, [...(byProject.get(projectId) ?? []), requestId]);
+      }
+      const found = new Map<string, number>();
+      for (const [projectId, requestIds] of byProject) {
+        const member = await ctx.teammate(projectId);
+        if (!hasUnread(member)) continue;
+        const counts = await ctx.services.seen.unread(projectId, member.id_user, requestIds);
+        for (const [requestId, count] of counts) found.set(`${projectId} ${requestId}`, count);
+      }
+      return found;
+    },
+    // A subscription's context lives on: each event counts again.
+    { remember: false },
+  ),
+);
+
 const notesOf = (r: RequestRow): Note[] => (Array.isArray(r.notes) ? (r.notes as unknown as Note[]) : []);
 
 const RequestNote = builder.objectRef<Note>('RequestNote').implement({
@@ -35,6 +62,14 @@ const RequestNote = builder.objectRef<Note>('RequestNote').implement({
     createdBy: t.exposeString('createdBy', { description: 'The user id of the note\'s author.' }),
     createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (n) => n.createdAt }),
     updatedAt: t.field({ type: 'DateTime', nullable: false, resolve: (n) => n.updatedAt }),
+  }),
+});
+
+const SoftwareRef = builder.objectRef<Software>('Software').implement({
+  description: 'A browser or operating system named by a user agent.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false }),
+    version: t.exposeString('version'),
   }),
 });
 
@@ -98,12 +133,31 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     sourcePage: t.exposeString('sourcePage'),
     language: t.exposeString('language'),
     userAgent: t.exposeString('userAgent'),
+    browser: t.field({
+      type: SoftwareRef,
+      description: 'The browser `userAgent` names (e.g. {name: "Chrome", version: "120.0.0.0"}), null when unknown.',
+      resolve: (r) => parseUserAgent(r.userAgent)?.browser ?? null,
+    }),
+    os: t.field({
+      type: SoftwareRef,
+      description: 'The operating system `userAgent` names (e.g. {name: "iOS", version: "17.2"}), null when unknown.',
+      resolve: (r) => parseUserAgent(r.userAgent)?.os ?? null,
+    }),
+    device: t.string({
+      description: 'The kind of device `userAgent` names: desktop, mobile, tablet, tv or bot; null when unknown.',
+      resolve: (r) => parseUserAgent(r.userAgent)?.device ?? null,
+    }),
     tags: t.field({ type: 'JSON', description: 'Array of {tag, color?}.', resolve: (r) => r.tags }),
     notes: t.field({
       type: [RequestNote],
       nullable: false,
       description: 'Array of {_id, text, createdBy, createdAt, updatedAt}; empty for end users (users and guests).',
       resolve: async (r, _args, ctx) => (readsNotes(await ctx.teammate(r.id_project)) ? notesOf(r) : []),
+    }),
+    unread: t.int({
+      description:
+        'For a teammate (agent and up): messages from others since the caller last marked the request seen (`markRequestSeen`), all of them before that. Null for end users.',
+      resolve: async (r, _args, ctx) => (hasUnread(await ctx.teammate(r.id_project)) ? unreadOf(ctx)(`${r.id_project} ${r.request_id}`) : null),
     }),
     rating: t.exposeFloat('rating', { description: 'The visitor\'s rating, a number from 0 to 5 (4.5 included).' }),
     rating_message: t.exposeString('rating_message'),
@@ -118,7 +172,12 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
     createdBy: t.exposeString('createdBy'),
     preflight: t.exposeBoolean('preflight', { nullable: false }),
     priority: t.exposeString('priority', { nullable: false }),
-    location: t.field({ type: 'JSON', description: 'Empty: no geo lookup source is configured.', resolve: (r) => r.location }),
+    location: t.field({
+      type: 'JSON',
+      description:
+        '{country, region, city, ll: [latitude, longitude]} of the address that opened the request (an offline GeoLite2 lookup; behind a proxy see TRUST_PROXY); null for a private or unknown address.',
+      resolve: (r) => r.location,
+    }),
     snapshot: t.field({ type: 'JSON', resolve: (r) => r.snapshot }),
     assignment_reason: t.exposeString('assignment_reason', {
       description: 'Why routing decided as it did: least_loaded, bot, pooled or no_agent_available.',
@@ -163,7 +222,10 @@ builder.queryFields((t) => ({
       'Requests the caller may see: admins all, agents those they take part in or opened plus unassigned ones of their departments, users and guests the ones they opened.',
     args: {
       project_id: t.arg.string({ required: true }),
-      sortField: t.arg.string(),
+      sortField: t.arg.string({
+        description:
+          'createdAt (default), updatedAt, ticket_id, status, priority, rating, waiting_time, assigned_at, first_response_at, closed_at, last_activity (the newest message) or waiting_since (the requester\'s oldest unanswered message; direction 1: longest waiting first, answered ones last).',
+      }),
       direction: t.arg.int(),
       page: t.arg.int(),
       limit: t.arg.int(),
@@ -173,8 +235,8 @@ builder.queryFields((t) => ({
       end_date: t.arg.string({ description: 'DD/MM/YYYY (inclusive)' }),
       ticket_id: t.arg.string({ description: 'A ticket number, 1 to 2147483647.' }),
       dept_id: t.arg.string(),
-      lead: t.arg.string(),
-      participant: t.arg.string({ description: 'A teammate\'s user id: only the requests they take part in (their "Mine" view).' }),
+      lead: t.arg.string({ description: 'A lead id: that contact\'s conversations (with status=all, all of them).' }),
+      assignee: t.arg.string({ description: 'A teammate\'s user id, `me` (the caller) or `none` (no human agent serves it).' }),
       hasBot: t.arg.boolean({ description: 'true: requests a chatbot takes part in; false: the others.' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
       channel: t.arg.string(),
@@ -236,7 +298,7 @@ builder.mutationFields((t) => {
       },
       authScopes: minRole('guest'),
       resolve: async (_root, { project_id, sender: _sender, ...input }, ctx) =>
-        ctx.services.requests.create(project_id, await memberOf(ctx, project_id), definedArgs(input)),
+        ctx.services.requests.create(project_id, await memberOf(ctx, project_id), definedArgs(input), ctx.clientAddress),
     }),
     updateRequest: t.field({
       type: Request,
@@ -324,6 +386,16 @@ builder.mutationFields((t) => {
       resolve: async (_root, { project_id, request_id, ...input }, ctx) =>
         ctx.services.requests.rate(project_id, await memberOf(ctx, project_id), request_id, definedArgs(input)),
     }),
+    markRequestSeen: t.field({
+      type: Request,
+      nullable: false,
+      description:
+        'Records that the caller has read the request up to now: its `unread` for them counts from here. The caller\'s other `projectRequests` subscriptions receive `request.seen` with the request.',
+      args: target,
+      authScopes: minRole('agent'),
+      resolve: async (_root, args, ctx) =>
+        ctx.services.seen.markSeen(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+    }),
     deleteRequest: t.field({
       type: Request,
       nullable: false,
@@ -349,5 +421,6 @@ export const routes: RestRoutes = {
   'Mutation.addRequestTags': { method: 'PUT', path: '/:project_id/requests/:request_id/tag' },
   'Mutation.removeRequestTag': { method: 'DELETE', path: '/:project_id/requests/:request_id/tag/:tag' },
   'Mutation.rateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id/rating' },
+  'Mutation.markRequestSeen': { method: 'PUT', path: '/:project_id/requests/:request_id/seen' },
   'Mutation.deleteRequest': { method: 'DELETE', path: '/:project_id/requests/:request_id' },
 };

@@ -14,6 +14,7 @@ import { offerWaitingJob } from './jobs.js';
 import { listRequests } from './list.js';
 import { requestTimeline } from './timeline.js';
 import { withChatbotParameters } from '../bots/parameters.js';
+import { locate } from '../../infra/geo.js';
 import { assertMove, isOpen, RequestStatus } from './states.js';
 import {
   checkRequestId,
@@ -136,11 +137,12 @@ export class RequestService {
 
   /** The page of requests the member may see (end users: the ones they opened). */
   async list(projectId: string, member: TeammateRecord, query: unknown) {
-    return listRequests(this.db, projectId, await scopeFor(this.db, projectId, viewerOf(member)), query);
+    return listRequests(this.db, projectId, await scopeFor(this.db, projectId, viewerOf(member)), query, member.id_user);
   }
 
   /** POST /requests: an empty conversation (for import); `preflight` ones wait for a first message to be routed. */
-  async create(projectId: string, member: TeammateRecord, input: unknown) {
+  /** `clientAddress`: the caller's address, for the request's `location` (see `open`). */
+  async create(projectId: string, member: TeammateRecord, input: unknown, clientAddress?: string | null) {
     const data = parseInput(createInput, input);
     const requestId = data.request_id || newRequestId();
     checkRequestId(requestId);
@@ -148,7 +150,7 @@ export class RequestService {
       return await transactionWithRetry(this.events, async (tx, emit) => {
         const existing = await tx.request.findUnique({ where: { id_project_request_id: { id_project: projectId, request_id: requestId } } });
         if (existing) throw conflict('request_id: a request with this id already exists', 'request_id');
-        return this.open(tx, emit, projectId, member, requestId, data);
+        return this.open(tx, emit, projectId, member, requestId, data, clientAddress);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('request_id: a request with this id already exists', 'request_id');
@@ -159,9 +161,10 @@ export class RequestService {
   /**
    * Creates a request inside the caller's transaction: its ticket number, its lead, the routing
    * decision and the snapshot of that moment. A concurrent creation of the same request_id makes
-   * the insert fail, and the caller's retry then finds the request.
+   * the insert fail, and the caller's retry then finds the request. `location` comes from the
+   * address of the client that opens it (`clientAddress`), null for a private one.
    */
-  async open(tx: Tx, emit: Emit, projectId: string, member: TeammateRecord, requestId: string, input: OpeningInput) {
+  async open(tx: Tx, emit: Emit, projectId: string, member: TeammateRecord, requestId: string, input: OpeningInput, clientAddress?: string | null) {
     const decision = input.preflight
       ? null
       : await this.routing.decide(tx, projectId, { departmentId: input.departmentid, requesterUserId: member.id_user });
@@ -184,6 +187,7 @@ export class RequestService {
         sourcePage: input.sourcePage,
         language: input.language,
         userAgent: input.userAgent,
+        location: (locate(clientAddress) as object | null) ?? undefined,
         channel: channel as object,
         channelName: channel.name,
         priority: input.priority ?? 'normal',
@@ -437,6 +441,7 @@ export class RequestService {
       const current = await lockRequest(tx, projectId, requestId);
       if (!current) throw notFound('request');
       await tx.message.deleteMany({ where: { id_project: projectId, request_id: requestId } });
+      await tx.requestSeen.deleteMany({ where: { id_project: projectId, request_id: requestId } });
       await tx.request.delete({ where: { id: current.id } });
       await this.routing.syncLoads(tx, projectId, current.participatingAgents);
       await emit({ projectId, name: 'request.delete', subject: current.id, payload: { request_id: requestId } });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badInput, notFound } from '../../errors.js';
-import type { Request } from '../../generated/prisma/client.js';
+import { Prisma, type Request } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog } from '../../infra/event-log.js';
 import type { TeammateRecord } from '../teammates/service.js';
@@ -34,10 +34,13 @@ export async function findRequest(db: Db | Tx, projectId: string, requestId: str
   return request;
 }
 
+/** The columns of a Request row as the client reads them (the generated search vector is not one). */
+const requestColumns = Prisma.raw(Object.values(Prisma.RequestScalarFieldEnum).map((c) => `"${c}"`).join(', '));
+
 /** The request row, locked until the transaction ends, so changes to one request never interleave. */
 export async function lockRequest(tx: Tx, projectId: string, requestId: string): Promise<Request | null> {
   const rows = await tx.$queryRaw<Request[]>`
-    SELECT * FROM "Request" WHERE "id_project" = ${projectId} AND "request_id" = ${requestId} FOR UPDATE`;
+    SELECT ${requestColumns} FROM "Request" WHERE "id_project" = ${projectId} AND "request_id" = ${requestId} FOR UPDATE`;
   return rows[0] ?? null;
 }
 

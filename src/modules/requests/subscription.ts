@@ -10,7 +10,8 @@ import { viewerOf } from './store.js';
 
 // Agent consoles follow a project's requests: creations, updates and closes of the requests the
 // subscriber may see. A request that leaves their view (taken by someone else) comes once more,
-// without its record, so the console can drop it.
+// without its record, so the console can drop it. `request.seen` (a teammate marked a request
+// read) goes only to that teammate's own subscriptions, with the request and its `unread` for them.
 
 const requestEvents = new Set(['request.create', 'request.update', 'request.close', 'request.delete']);
 
@@ -28,7 +29,9 @@ const RequestEvent = builder.objectRef<RequestEventShape>('RequestEvent').implem
   description: 'Pass the last `seq` you saw as `after` to resume without a gap.',
   fields: (t) => ({
     seq: t.int({ nullable: false, resolve: ({ event }) => event.seq }),
-    name: t.string({ nullable: false, description: 'request.create, request.update, request.close or request.delete', resolve: ({ event }) => event.name }),
+    name: t.string({
+      nullable: false,
+      description: 'request.create, request.update, request.close, request.delete, or request.seen (the subscriber marked the request read elsewhere)', resolve: ({ event }) => event.name }),
     request_id: t.string({ resolve: ({ event }) => (event.payload.request_id as string | undefined) ?? null }),
     request: t.field({
       type: Request,
@@ -62,10 +65,17 @@ builder.subscriptionField('projectRequests', (t) =>
         { db, bus: infra.bus, eventLog: infra.eventLog },
         args.project_id,
         args.after,
-        (event) => requestEvents.has(event.name) || changesScope(event, member.id),
+        (event) =>
+          requestEvents.has(event.name) ||
+          (event.name === 'request.seen' && event.payload.id_user === member.id_user) ||
+          changesScope(event, member.id),
       );
       const shown = new Set<string>();
       return mapEvents<RequestEventShape>(stream, async (event) => {
+        if (event.name === 'request.seen') {
+          const request = await requests.fromEvent(event);
+          return request && scope && canSee(scope, request) ? { event, request } : undefined;
+        }
         if (!requestEvents.has(event.name)) {
           await rescope();
           return undefined;

@@ -39,6 +39,25 @@ export interface RouteOptions {
 
 const servingRoles = ['owner', 'admin', 'agent'];
 
+/** What the widget says when its default department has no message of its own. */
+export const widgetMessageDefaults = {
+  online_msg: 'Hi! How can we help you?',
+  offline_msg: 'We are away right now. Leave us a message and your e-mail and we will get back to you.',
+};
+
+/** What the chat widget needs before the visitor signs in (GET /:project_id/widgets). */
+export interface WidgetSettings {
+  id_project: string;
+  name: string;
+  widget: unknown;
+  /** Inside operating hours (always, without them). */
+  isopen: boolean;
+  /** Agents who could take a conversation now: none outside operating hours. */
+  available_agents: number;
+  online_msg: string;
+  offline_msg: string;
+}
+
 interface CandidateRow {
   id: string;
   id_user: string;
@@ -117,6 +136,26 @@ export class RoutingService {
   private async groupMembers(tx: Tx, projectId: string, groupId: string): Promise<string[] | null> {
     const group = await tx.group.findFirst({ where: { id: groupId, id_project: projectId, trashed: false } });
     return group ? group.members : null;
+  }
+
+  /**
+   * The widget's view of the team: open or not, how many agents could answer now, and what to
+   * say either way (the default department's messages, else the defaults). The widget shows the
+   * away state (offline message, a form for the visitor's e-mail) when closed or nobody is available.
+   */
+  async widgetSettings(projectId: string): Promise<WidgetSettings> {
+    // A disabled project answers 403, as every call to it does.
+    const project = await this.projects.assertOpen(projectId);
+    const [available, department] = await Promise.all([this.availableAgents(project.id, false), this.department(this.db, project.id)]);
+    return {
+      id_project: project.id,
+      name: project.name,
+      widget: project.widget,
+      isopen: this.projects.isOpen(project),
+      available_agents: available.length,
+      online_msg: department?.online_msg || widgetMessageDefaults.online_msg,
+      offline_msg: department?.offline_msg || widgetMessageDefaults.offline_msg,
+    };
   }
 
   /**

@@ -42,8 +42,21 @@ export class TeammateService {
     events.bus.subscribe(membershipChannel, (m) => this.memberships.delete(`${m.projectId}:${m.userId}`));
   }
 
-  /** The caller's active membership in a project (removed or disabled teammates have none). */
-  async membership(projectId: string, principal: Principal): Promise<TeammateRecord | null> {
+  /** The projects' state (src/modules/projects): a member of a disabled or deleted project is refused. */
+  projects?: { assertOpen(projectId: string, ownerCall?: boolean): Promise<unknown> };
+
+  /**
+   * The caller's active membership in a project (removed or disabled teammates have none). A member
+   * of a deleted project gets 404 and of a disabled one 403 (projects.assertOpen), unless
+   * `ownerCall` and they are its owner (reading it, enabling it again).
+   */
+  async membership(projectId: string, principal: Principal, { ownerCall = false } = {}): Promise<TeammateRecord | null> {
+    const active = await this.activeMembership(projectId, principal);
+    if (active && this.projects) await this.projects.assertOpen(projectId, ownerCall && active.role === 'owner');
+    return active;
+  }
+
+  private async activeMembership(projectId: string, principal: Principal): Promise<TeammateRecord | null> {
     // An API key is a member of its role in its own project only (src/modules/api-keys).
     if (principal.apiKey) return principal.apiKey.projectId === projectId ? principal.apiKey.teammate : null;
     const key = `${projectId}:${principal.userId}`;

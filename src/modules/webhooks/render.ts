@@ -55,6 +55,7 @@ export function payloadContext(services: ContextServices): Context {
     services,
     request,
     clientIp: '127.0.0.1',
+    clientAddress: null,
     principal: async () => null,
     teammate: async () => null,
     hasRole: async () => false,

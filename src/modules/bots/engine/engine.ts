@@ -2,6 +2,7 @@ import type { Bot, Message, Request } from '../../../generated/prisma/client.js'
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../infra/database.js';
 import type { LoggedEvent } from '../../../infra/event-log.js';
+import type { EventBus } from '../../../infra/event-bus.js';
 import type { Infrastructure } from '../../../infra/index.js';
 import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
 import type { Logger } from '../../../infra/logger.js';
@@ -71,6 +72,7 @@ export class BotEngine {
   readonly external: ExternalBotSender;
   private db: Db;
   private queue: JobQueue;
+  private bus: EventBus;
   private logger: Logger;
   private sweepSettings: Config['bots'];
   private indexes = new IntentIndexCache();
@@ -86,6 +88,7 @@ export class BotEngine {
   ) {
     this.db = infra.database.prisma;
     this.queue = infra.queue;
+    this.bus = infra.bus;
     this.logger = infra.logger;
     this.sweepSettings = infra.config.bots;
     infra.eventLog.onCommit((event) => {
@@ -291,7 +294,7 @@ export class BotEngine {
     if (await this.loopGuardTripped(request, actor, message, recent)) return;
     const index = await this.intentsOf(bot);
     const parameters = chatbotParameters(request.attributes);
-    const knowledge = this.qa && knowledgeAnswer(this.qa, bot, this.logger);
+    const knowledge = this.qa && knowledgeAnswer(this.qa, bot, this.logger, { bus: this.bus, requestId: request.request_id });
     const turn = await respond(index, { text: message.text, first, pending: pendingForm(recent[0]?.attributes), parameters }, knowledge);
     if (turn.parameters) await this.storeParameters(request, actor, turn.parameters);
     for (const reply of turn.replies) await this.post(request, actor, message, reply);

@@ -5,8 +5,12 @@ import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
-import { AddNote, AddTag, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
+import { AddNote, AddTag, MarkSeen, RemoveTag, AssignTargets, AssignTo, CannedResponses, Close, Conversation as ConversationQuery, MessageEvents, RenderCanned, Reopen, Reply, RouteToDepartment, Take } from './operations.js';
 import { useProjectEvents } from './live.js';
+import { KbFeedback, kbMarkOf } from '../shared/kb.js';
+import { AddKbContent, KnowledgeBases } from './manage-operations.js';
+import { ContactPanel } from './Contact.js';
+import type { View } from './router.js';
 import { useSession } from './session.js';
 
 type Details = NonNullable<ConsoleConversationQuery['request']>;
@@ -21,7 +25,7 @@ function withTimeline(messages: ChatMessage[], timeline: Array<{ seq: number; at
 const statusLabel = (status: number) => (status === 100 ? 'Unassigned' : status === 200 ? 'Open, served' : status === 1000 ? 'Closed' : `Status ${status}`);
 
 /** One conversation: its messages live, the reply box, and what an agent does to it. */
-export function Conversation({ projectId, requestId, onBack }: { projectId: string; requestId: string; onBack: () => void }) {
+export function Conversation({ projectId, requestId, view, onBack }: { projectId: string; requestId: string; view: View; onBack: () => void }) {
   const { token, live, userId } = useSession();
   const [details, setDetails] = useState<Details | null>(null);
   const [timeline, setTimeline] = useState<Array<{ seq: number; at: string; text: string }>>([]);
@@ -41,6 +45,12 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
   const picker = useRef<HTMLInputElement>(null);
   const { typists, keyPressed, stopped, spoke } = useTyping({ client: live, token, projectId, requestId, me: userId, enabled: true });
   useReceipts({ messages, me: userId, token, projectId, requestId, seeing: pageVisible });
+  // Read up to now while the conversation is on screen: its unread count (in the inbox) clears.
+  const lastFromOthers = [...messages].reverse().find((m) => m.sender !== userId)?._id;
+  useEffect(() => {
+    if (!pageVisible) return;
+    request(MarkSeen, { project: projectId, request: requestId }, token).then(() => window.dispatchEvent(new Event('console:seen')), () => {});
+  }, [projectId, requestId, token, pageVisible, lastFromOthers]);
 
   const load = useCallback(() => {
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
@@ -98,6 +108,33 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
     } catch (e) {
       setError((e as Error).message);
     }
+  }
+
+  // Teaching the knowledge base from the conversation: a bot's answer confirmed or rejected for the
+  // visitor's question, or an agent's reply saved as an FAQ of the question it answered.
+  const [taught, setTaught] = useState<Record<string, string>>({});
+  const questionBefore = (m: ChatMessage) => {
+    const k = messages.findIndex((x) => x._id === m._id);
+    return [...messages.slice(0, k)].reverse().find((x) => x.sender !== userId && !x.sender.startsWith('bot_') && x.text)?.text ?? null;
+  };
+  async function judgeBotAnswer(m: ChatMessage, helpful: boolean) {
+    const kb = kbMarkOf(m.attributes);
+    if (!kb?.id || !kb.question) return;
+    await act(async () => {
+      await request(KbFeedback, { project: projectId, namespace: kb.namespace, question: kb.question!, id: kb.id!, helpful }, token);
+      setTaught((t) => ({ ...t, [m._id]: helpful ? 'Confirmed: the question now finds this answer.' : 'Rejected: it will not answer this question first again.' }));
+    });
+  }
+  async function saveAsFaq(m: ChatMessage) {
+    const question = questionBefore(m);
+    if (!question || !m.text) return;
+    await act(async () => {
+      const kbs = await request(KnowledgeBases, { project: projectId }, token);
+      const kb = kbs.kbNamespaces.find((n) => n.default) ?? kbs.kbNamespaces[0];
+      if (!kb) throw new Error('Create a knowledge base first (Settings → Knowledge bases).');
+      await request(AddKbContent, { project: projectId, namespace: kb._id, name: question.slice(0, 200), type: 'faq', content: `${question}\n${m.text}` }, token);
+      setTaught((t) => ({ ...t, [m._id]: `Saved as an FAQ of ${kb.name}.` }));
+    });
   }
 
   async function attach(file: File) {
@@ -235,6 +272,22 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
                 {hidden ? ' (hidden from the visitor)' : ''}
               </span>
               {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? <Attachment message={m} token={token} prefix="" /> : m.text && <span className="text">{m.text}</span>}
+              {kbMarkOf(m.attributes)?.id && kbMarkOf(m.attributes)?.question && !taught[m._id] && (
+                <span className="teach">
+                  <button type="button" className="link" onClick={() => void judgeBotAnswer(m, true)}>
+                    👍 Right answer
+                  </button>
+                  <button type="button" className="link" onClick={() => void judgeBotAnswer(m, false)}>
+                    👎 Wrong answer
+                  </button>
+                </span>
+              )}
+              {m.sender === userId && m.type === 'text' && !hidden && questionBefore(m) && !taught[m._id] && (
+                <button type="button" className="link teach" onClick={() => void saveAsFaq(m)}>
+                  Save as FAQ
+                </button>
+              )}
+              {taught[m._id] && <span className="teach">{taught[m._id]}</span>}
               {m.sender === userId && (
                 <span className={`receipt${(m.status ?? 0) >= 300 ? ' seen' : ''}`} aria-label={receiptText(m.status ?? 200).label} title={receiptText(m.status ?? 200).label}>
                   {receiptText(m.status ?? 200).mark}
@@ -364,6 +417,7 @@ export function Conversation({ projectId, requestId, onBack }: { projectId: stri
             </>
           )}
         </dl>
+        <ContactPanel projectId={projectId} requestId={requestId} view={view} />
         <h3>Tags</h3>
         <ul className="tag-list" aria-label="Tags">
           {tags.map((t) => (

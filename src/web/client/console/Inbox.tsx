@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { request } from '../api.js';
 import type { ConsoleInboxCountsQuery, ConsoleInboxQuery } from '../gql/graphql.js';
 import { useProjectEvents } from './live.js';
-import { Inbox as InboxQuery, InboxCounts } from './operations.js';
+import { FilterTargets, Inbox as InboxQuery, InboxCounts, RequestEvents } from './operations.js';
+import { subscribe } from '../api.js';
 import { navigate, paths, views, type View } from './router.js';
 import { useSession } from './session.js';
 
@@ -22,41 +23,101 @@ const ago = (iso: string) => {
   return new Date(iso).toLocaleDateString();
 };
 
+/** Unread messages of a view's conversations (closed ones are not counted). */
+const unreadOf = (counts: ConsoleInboxCountsQuery | null, view: View) =>
+  view === 'closed' ? 0 : (counts?.[view]?.requests ?? []).reduce((sum, r) => sum + (r.unread ?? 0), 0);
+
 /** A request event or a message changes what the views hold, their counts and their order. */
 const changesInbox = (name: string) => name.startsWith('request.') || name === 'message.create';
+
+/** What narrows a view, remembered per agent and project in this browser. */
+interface Filters {
+  assignee: string;
+  dept: string;
+  tags: string;
+  channel: string;
+  order: 'last_activity' | 'waiting_since';
+}
+const noFilters: Filters = { assignee: '', dept: '', tags: '', channel: '', order: 'last_activity' };
+const filtersKey = (userId: string, projectId: string) => `support-console:filters:${userId}:${projectId}`;
+
+function useFilters(userId: string, projectId: string) {
+  const [filters, setFilters] = useState<Filters>(() => {
+    try {
+      return { ...noFilters, ...JSON.parse(localStorage.getItem(filtersKey(userId, projectId)) ?? '{}') };
+    } catch {
+      return noFilters;
+    }
+  });
+  const change = (next: Partial<Filters>) =>
+    setFilters((current) => {
+      const merged = { ...current, ...next };
+      localStorage.setItem(filtersKey(userId, projectId), JSON.stringify(merged));
+      return merged;
+    });
+  return [filters, change] as const;
+}
 
 /**
  * The conversations of a view, newest activity first, and every view's count, live: any request
  * or message event of the project reads them again (the server's filters decide what each holds).
  */
 export function Inbox({ projectId, view, selected }: { projectId: string; view: View; selected: string | null }) {
-  const { token, userId } = useSession();
+  const { token, userId, live } = useSession();
   const [requests, setRequests] = useState<InboxRequest[] | null>(null);
   const [counts, setCounts] = useState<ConsoleInboxCountsQuery | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [filters, setFilter] = useFilters(userId, projectId);
+  const [showFilters, setShowFilters] = useState(false);
+  const [targets, setTargets] = useState<{ departments: Array<{ _id: string; name: string }>; agents: Array<{ id: string; name: string }> }>({ departments: [], agents: [] });
+  useEffect(() => {
+    request(FilterTargets, { project: projectId }, token).then(
+      (r) =>
+        setTargets({
+          departments: r.departments,
+          agents: r.teammates.filter((t) => t.role !== 'guest' && t.role !== 'user' && t.id_user).map((t) => ({ id: t.id_user!._id, name: t.id_user!.fullName || t.id_user!.email || t._id })),
+        }),
+      () => {},
+    );
+  }, [projectId, token]);
+  const active = Object.entries(filters).filter(([k, v]) => k !== 'order' && v).length;
 
   const load = useCallback(() => {
     const filter = {
-      mine: { participant: userId },
+      mine: { assignee: 'me' },
       unassigned: { status: '100' },
       open: {},
       closed: { status: '1000' },
     }[view];
-    request(InboxQuery, { project: projectId, sortField: 'updatedAt', ...filter }, token).then(
+    const narrowed = {
+      ...(filters.assignee && view !== 'mine' ? { assignee: filters.assignee } : {}),
+      ...(filters.dept ? { dept: filters.dept } : {}),
+      ...(filters.tags ? { tags: filters.tags } : {}),
+      ...(filters.channel ? { channel: filters.channel } : {}),
+    };
+    // Longest waiting first: the oldest unanswered message at the top.
+    const order = filters.order === 'waiting_since' ? { sortField: 'waiting_since', direction: 1 } : { sortField: 'last_activity', direction: -1 };
+    request(InboxQuery, { project: projectId, ...order, ...filter, ...narrowed }, token).then(
       (r) => {
         setError(null);
         setRequests(r.requests.requests);
       },
       (e: Error) => setError(e.message),
     );
-    request(InboxCounts, { project: projectId, me: userId }, token).then(setCounts, () => {});
-  }, [projectId, view, token, userId]);
+    request(InboxCounts, { project: projectId }, token).then(setCounts, () => {});
+  }, [projectId, view, token, userId, filters]);
 
   useEffect(() => {
     setRequests(null);
     load();
   }, [load]);
   useProjectEvents(projectId, changesInbox, load);
+  // Read elsewhere (this tab's conversation, or another console of the same agent): unread counts change.
+  useEffect(() => subscribe(live, RequestEvents, { project: projectId }, (d) => d.projectRequests.seq, (d) => d.projectRequests.name === 'request.seen' && load()), [live, projectId, load]);
+  useEffect(() => {
+    window.addEventListener('console:seen', load);
+    return () => window.removeEventListener('console:seen', load);
+  }, [load]);
 
   return (
     <nav className="inbox" aria-label="Conversations">
@@ -64,12 +125,78 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
         {views.map((v) => (
           <button key={v} role="tab" aria-selected={view === v} onClick={() => navigate(paths.view(projectId, v))} type="button">
             {viewLabels[v]}
+            {unreadOf(counts, v) > 0 && (
+              <span className="unread" aria-label={`${unreadOf(counts, v)} unread`}>
+                {unreadOf(counts, v)}
+              </span>
+            )}
             <span className="count" aria-label={`${counts?.[v]?.count ?? 0} conversations`}>
               {counts?.[v]?.count ?? '…'}
             </span>
           </button>
         ))}
       </div>
+      <div className="filters">
+        <button type="button" className="link" aria-expanded={showFilters} onClick={() => setShowFilters(!showFilters)}>
+          Filters{active ? ` (${active})` : ''}
+        </button>
+        <label className="inline">
+          Order
+          <select value={filters.order} onChange={(e) => setFilter({ order: e.target.value as Filters['order'] })}>
+            <option value="last_activity">Latest activity</option>
+            <option value="waiting_since">Longest waiting</option>
+          </select>
+        </label>
+      </div>
+      {showFilters && (
+        <form className="filter-form" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+          {view !== 'mine' && (
+            <label>
+              Assignee
+              <select value={filters.assignee} onChange={(e) => setFilter({ assignee: e.target.value })}>
+                <option value="">anyone</option>
+                <option value="me">me</option>
+                <option value="none">nobody</option>
+                {targets.agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label>
+            Department
+            <select value={filters.dept} onChange={(e) => setFilter({ dept: e.target.value })}>
+              <option value="">any</option>
+              {targets.departments.map((d) => (
+                <option key={d._id} value={d._id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Tag <input value={filters.tags} onChange={(e) => setFilter({ tags: e.target.value.trim() })} placeholder="any" />
+          </label>
+          <label>
+            Channel
+            <select value={filters.channel} onChange={(e) => setFilter({ channel: e.target.value })}>
+              <option value="">any</option>
+              {['chat21', 'email', 'form', 'whatsapp', 'telegram', 'messenger'].map((c) => (
+                <option key={c} value={c}>
+                  {c === 'chat21' ? 'chat' : c}
+                </option>
+              ))}
+            </select>
+          </label>
+          {active > 0 && (
+            <button type="button" className="link" onClick={() => setFilter({ assignee: '', dept: '', tags: '', channel: '' })}>
+              Clear filters
+            </button>
+          )}
+        </form>
+      )}
       {error && <p role="alert" className="error">{error}</p>}
       <ul className="requests" data-testid="inbox">
         {requests?.length === 0 && <li className="empty">No conversations here.</li>}
@@ -93,7 +220,14 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
                 </span>
                 <time dateTime={r.updatedAt}>{ago(r.updatedAt)}</time>
               </span>
-              <span className="first">{r.first_text || '(no message yet)'}</span>
+              <span className="first">
+                {r.first_text || '(no message yet)'}
+                {r.unread ? (
+                  <span className="unread" aria-label={`${r.unread} unread`} data-testid="unread">
+                    {r.unread}
+                  </span>
+                ) : null}
+              </span>
               <span className="meta">
                 {statusName(r.status)}
                 {r.hasBot ? ' · bot' : ''}

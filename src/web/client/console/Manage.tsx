@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { request, subscribe } from '../api.js';
 import {
   AddKbContent,
   AddKbPages,
-  AskKb,
   ChangeRole,
   DeleteKbContent,
   ReadSitemap,
@@ -29,6 +28,7 @@ import {
   Webhooks,
 } from './manage-operations.js';
 import { CannedResponses } from './operations.js';
+import { KbAnswerStream, KbFeedback } from '../shared/kb.js';
 import { useProjectEvents } from './live.js';
 import { navigate, paths, sections as sectionSlugs, type Section } from './router.js';
 import { useSession } from './session.js';
@@ -401,25 +401,54 @@ function AddKbContentForm({ projectId, namespace, act }: { projectId: string; na
   );
 }
 
-/** Asks the knowledge base a question with its preview settings (changeable here), as a bot would. */
+/**
+ * Asks the knowledge base a question with its preview settings (changeable here), as a bot would:
+ * the answer streams in as it is written (kbAnswerStream). The agent can then confirm the content
+ * that answered (its question becomes a learned phrasing) or reject it.
+ */
 function KbTestBox({ projectId, namespace, settings }: { projectId: string; namespace: string; settings: { top_k: number; temperature: number; model: string } }) {
-  const { token } = useSession();
+  const { token, live } = useSession();
   const [question, setQuestion] = useState('');
+  const [asked, setAsked] = useState('');
   const [topK, setTopK] = useState(settings.top_k);
   const [temperature, setTemperature] = useState(settings.temperature);
-  const [answer, setAnswer] = useState<{ answer: string; sources: string[]; success: boolean; error?: string | null } | null>(null);
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<{ success: boolean; answer: string; id?: string | null; sources: string[]; error_message?: string | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [verdict, setVerdict] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  async function ask() {
+  const stop = useRef<(() => void) | null>(null);
+  useEffect(() => () => stop.current?.(), []);
+  function ask() {
+    stop.current?.();
     setBusy(true);
     setError(null);
+    setText('');
+    setResult(null);
+    setVerdict(null);
+    setAsked(question);
+    stop.current = live.subscribe<{ kbAnswerStream: { delta?: string | null; done: boolean; result?: NonNullable<typeof result> | null } }>(
+      { query: KbAnswerStream.toString(), variables: { project: projectId, namespace, question, topK, temperature } },
+      {
+        next: ({ data, errors }) => {
+          if (errors?.length) return setError(errors[0].message);
+          const piece = data?.kbAnswerStream;
+          if (!piece) return;
+          if (piece.delta) setText((t) => t + piece.delta);
+          if (piece.done && piece.result) setResult(piece.result);
+        },
+        error: (e) => (setError(e instanceof Error ? e.message : 'the answer stopped'), setBusy(false)),
+        complete: () => setBusy(false),
+      },
+    );
+  }
+  async function judge(helpful: boolean) {
+    if (!result?.id) return;
     try {
-      const r = await request(AskKb, { project: projectId, namespace, question, topK, temperature, model: settings.model }, token);
-      setAnswer({ answer: r.askKb.answer, sources: r.askKb.sources, success: r.askKb.success, error: r.askKb.error_message });
+      await request(KbFeedback, { project: projectId, namespace, question: asked, id: result.id, helpful }, token);
+      setVerdict(helpful ? 'Saved: this question now finds this content.' : 'Noted: this content will not answer this question first again.');
     } catch (e) {
       setError((e as Error).message);
-    } finally {
-      setBusy(false);
     }
   }
   return (
@@ -428,7 +457,7 @@ function KbTestBox({ projectId, namespace, settings }: { projectId: string; name
       aria-label="Ask a test question"
       onSubmit={(e) => {
         e.preventDefault();
-        void ask();
+        ask();
       }}
     >
       <label>
@@ -444,10 +473,21 @@ function KbTestBox({ projectId, namespace, settings }: { projectId: string; name
         {busy ? 'Asking…' : 'Ask'}
       </button>
       <Failure error={error} />
-      {answer && (
-        <div className="kb-answer" role="status" aria-label="Answer">
-          {answer.success ? <p>{answer.answer}</p> : <p>No answer: {answer.error ?? 'the knowledge base has nothing on this.'}</p>}
-          {answer.sources.length > 0 && <p className="sources">Sources: {answer.sources.join(', ')}</p>}
+      {(text || result) && (
+        <div className="kb-answer" role="status" aria-label="Answer" aria-busy={busy}>
+          {result && !result.success ? <p>No answer: {result.error_message ?? 'the knowledge base has nothing on this.'}</p> : <p>{result?.answer ?? text}</p>}
+          {result && result.sources.length > 0 && <p className="sources">Sources: {result.sources.join(', ')}</p>}
+          {result?.success && result.id && !verdict && (
+            <p className="verdict">
+              <button type="button" className="secondary" onClick={() => void judge(true)}>
+                👍 Right answer
+              </button>{' '}
+              <button type="button" className="secondary" onClick={() => void judge(false)}>
+                👎 Wrong answer
+              </button>
+            </p>
+          )}
+          {verdict && <p className="sources">{verdict}</p>}
         </div>
       )}
     </form>

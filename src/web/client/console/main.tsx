@@ -7,6 +7,8 @@ import { Conversation } from './Conversation.js';
 import { Inbox } from './Inbox.js';
 import { ShortcutsHelp, useShortcuts } from './keyboard.js';
 import { Manage } from './Manage.js';
+import { Reports } from './Reports.js';
+import { SearchBox } from './Search.js';
 import { useNotifications } from './notifications.js';
 import { CreateProject, Projects } from './operations.js';
 import { navigate, paths, useRoute, type Route } from './router.js';
@@ -93,6 +95,7 @@ function Workspace({ route }: { route: Extract<Route, { kind: 'inbox' }> }) {
     <main className={`workspace${requestId ? ' has-conversation' : ''}`}>
       {help && <ShortcutsHelp onClose={closeHelp} />}
       <div className="side">
+        <SearchBox projectId={projectId} view={view} />
         <Inbox projectId={projectId} view={view} selected={requestId} />
         <Team projectId={projectId} />
         <footer className="side-footer">
@@ -104,7 +107,7 @@ function Workspace({ route }: { route: Extract<Route, { kind: 'inbox' }> }) {
       </div>
       {requestId ? (
         <div className="main">
-          <Conversation key={requestId} projectId={projectId} requestId={requestId} onBack={() => navigate(paths.view(projectId, view))} />
+          <Conversation key={requestId} projectId={projectId} requestId={requestId} view={view} onBack={() => navigate(paths.view(projectId, view))} />
         </div>
       ) : (
         <div className="main placeholder">
@@ -137,7 +140,7 @@ function App() {
     setAuth(null);
     navigate(paths.projects());
   };
-  const projectId = route.kind === 'inbox' || route.kind === 'settings' ? route.projectId : null;
+  const projectId = route.kind === 'inbox' || route.kind === 'settings' || route.kind === 'reports' ? route.projectId : null;
   return (
     <SessionContext.Provider value={{ ...auth, live }}>
       <header className="topbar">
@@ -154,6 +157,16 @@ function App() {
               onClick={(e) => (e.preventDefault(), navigate(`/console/projects/${encodeURIComponent(projectId)}`))}
             >
               Inbox
+            </a>
+          )}
+          {projectId && (
+            <a
+              className="link"
+              aria-current={route.kind === 'reports' ? 'page' : undefined}
+              href={paths.reports(projectId)}
+              onClick={(e) => (e.preventDefault(), navigate(paths.reports(projectId)))}
+            >
+              Reports
             </a>
           )}
           {projectId && (
@@ -180,6 +193,8 @@ function App() {
       </header>
       {route.kind === 'inbox' ? (
         <Workspace route={route} />
+      ) : route.kind === 'reports' ? (
+        <Reports projectId={route.projectId} />
       ) : route.kind === 'settings' ? (
         <Manage projectId={route.projectId} section={route.section} />
       ) : (

@@ -108,14 +108,6 @@ export const DeleteKbContent = graphql(`
   }
 `);
 
-export const AskKb = graphql(`
-  mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {
-    askKb(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature, model: $model) {
-      success answer sources ids error_message
-    }
-  }
-`);
-
 export const Webhooks = graphql(`
   query ManageWebhooks($project: String!) {
     webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }

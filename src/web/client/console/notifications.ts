@@ -64,7 +64,7 @@ export function useNotifications(projectId: string) {
   };
 
   const loadMine = useCallback(() => {
-    request(InboxQuery, { project: projectId, participant: userId }, token).then(
+    request(InboxQuery, { project: projectId, assignee: 'me' }, token).then(
       (r) => (mine.current = new Set(r.requests.requests.map((q) => q.request_id))),
       () => {},
     );

@@ -26,20 +26,20 @@ export const CreateProject = graphql(`
 
 
 export const Inbox = graphql(`
-  query ConsoleInbox($project: String!, $status: String, $participant: String, $sortField: String) {
-    requests(project_id: $project, status: $status, participant: $participant, sortField: $sortField, limit: 100) {
+  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
+    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {
       count
-      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags lead { _id fullname email } }
+      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }
     }
   }
 `);
 
 export const InboxCounts = graphql(`
-  query ConsoleInboxCounts($project: String!, $me: String!) {
-    mine: requests(project_id: $project, participant: $me, limit: 1) { count }
-    unassigned: requests(project_id: $project, status: "100", limit: 1) { count }
-    open: requests(project_id: $project, limit: 1) { count }
-    closed: requests(project_id: $project, status: "1000", limit: 1) { count }
+  query ConsoleInboxCounts($project: String!) {
+    mine: requests(project_id: $project, assignee: "me", limit: 100) { count requests { request_id unread } }
+    unassigned: requests(project_id: $project, status: "100", limit: 100) { count requests { request_id unread } }
+    open: requests(project_id: $project, limit: 100) { count requests { request_id unread } }
+    closed: requests(project_id: $project, status: "1000", limit: 1) { count requests { request_id unread } }
   }
 `);
 
@@ -215,5 +215,69 @@ export const RouteToDepartment = graphql(`
 export const AssignTo = graphql(`
   mutation ConsoleAssign($project: String!, $request: String!, $participants: [String!]!) {
     setRequestParticipants(project_id: $project, request_id: $request, participants: $participants) { request_id status participatingAgents }
+  }
+`);
+
+export const Reports = graphql(`
+  query ConsoleReports($project: String!) {
+    analyticsRequestCount(project_id: $project) { count }
+    analyticsBotRequestCount(project_id: $project) { count }
+    analyticsRequestsByDay(project_id: $project) { date count }
+    analyticsMessagesByDay(project_id: $project) { date count }
+    analyticsRequestsByHourOfWeek(project_id: $project) { weekday hour count }
+    analyticsWaitingTime(project_id: $project) { average count }
+    analyticsRequestDuration(project_id: $project) { average median count }
+    analyticsSatisfaction(project_id: $project) { average count }
+    analyticsSatisfactionDistribution(project_id: $project) { rating count }
+    analyticsFirstResponseByAgent(project_id: $project) { id_user fullname average median count }
+  }
+`);
+
+export const MarkSeen = graphql(`
+  mutation ConsoleMarkSeen($project: String!, $request: String!) {
+    markRequestSeen(project_id: $project, request_id: $request) { request_id unread }
+  }
+`);
+
+export const Contact = graphql(`
+  query ConsoleContact($project: String!, $request: String!) {
+    request(project_id: $project, request_id: $request) {
+      request_id sourcePage userAgent location device
+      browser { name version }
+      os { name version }
+      lead { _id fullname email phone company attributes }
+    }
+  }
+`);
+
+export const LeadConversations = graphql(`
+  query ConsoleLeadConversations($project: String!, $lead: String!) {
+    requests(project_id: $project, lead: $lead, status: "all", sortField: "createdAt", limit: 20) {
+      count
+      requests { request_id ticket_id first_text status createdAt }
+    }
+  }
+`);
+
+export const UpdateLead = graphql(`
+  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {
+    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }
+  }
+`);
+
+export const Search = graphql(`
+  query ConsoleSearch($project: String!, $q: String!) {
+    search(project_id: $project, q: $q, limit: 8) {
+      requests { request_id ticket_id first_text lead { fullname email } }
+      messages { _id text recipient senderFullname createdAt }
+      leads { _id fullname email }
+    }
+  }
+`);
+
+export const FilterTargets = graphql(`
+  query ConsoleFilterTargets($project: String!) {
+    departments(project_id: $project) { _id name }
+    teammates(project_id: $project) { _id role id_user { _id fullName email } }
   }
 `);

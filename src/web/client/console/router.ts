@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 //   /console/projects/:project_id/views/:view             an inbox view
 //   /console/projects/:project_id/conversations/:request  a conversation (in the view it was opened from)
 //   /console/projects/:project_id/settings/:section       a settings tab
+//   /console/projects/:project_id/reports                 the reports
 //   /console/invitations/:id?token=…                      an e-mailed invitation
 //   /console/verify-email?token=… · /console/reset-password?token=… · /console/forgot-password
 //
@@ -25,6 +26,7 @@ export type Route =
   | { kind: 'projects' }
   | { kind: 'inbox'; projectId: string; view: View; requestId: string | null }
   | { kind: 'settings'; projectId: string; section: Section }
+  | { kind: 'reports'; projectId: string }
   | { kind: 'invitation'; invitationId: string; token: string | null }
   | { kind: 'verify-email'; token: string | null }
   | { kind: 'reset-password'; token: string | null }
@@ -56,6 +58,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (parts[0] === 'forgot-password') return { kind: 'forgot-password' };
   if (parts[0] === 'projects' && parts[1]) {
     const projectId = parts[1];
+    if (parts[2] === 'reports') return { kind: 'reports', projectId };
     if (parts[2] === 'settings') return { kind: 'settings', projectId, section: isSection(parts[3]) ? parts[3] : 'team' };
     if (parts[2] === 'conversations' && parts[3]) {
       const view = query.get('view');
@@ -74,6 +77,7 @@ export const paths = {
   view: (projectId: string, view: View) => `/console/projects/${enc(projectId)}/views/${view}`,
   conversation: (projectId: string, requestId: string, view: View) =>
     `/console/projects/${enc(projectId)}/conversations/${enc(requestId)}${view === defaultView ? '' : `?view=${view}`}`,
+  reports: (projectId: string) => `/console/projects/${enc(projectId)}/reports`,
   settings: (projectId: string, section: Section) => `/console/projects/${enc(projectId)}/settings/${section}`,
 };
 

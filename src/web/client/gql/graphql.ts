@@ -150,18 +150,6 @@ export type ManageDeleteKbContentMutationVariables = Exact<{
 
 export type ManageDeleteKbContentMutation = { deleteKbContent: { _id: string } };
 
-export type ManageAskKbMutationVariables = Exact<{
-  project: string;
-  namespace: string;
-  question: string;
-  topK?: number | null | undefined;
-  temperature?: number | null | undefined;
-  model?: string | null | undefined;
-}>;
-
-
-export type ManageAskKbMutation = { askKb: { success: boolean, answer: string, sources: Array<string>, ids: Array<string>, error_message: string | null } };
-
 export type ManageWebhooksQueryVariables = Exact<{
   project: string;
 }>;
@@ -270,20 +258,23 @@ export type ConsoleCreateProjectMutation = { createProject: { _id: string, name:
 export type ConsoleInboxQueryVariables = Exact<{
   project: string;
   status?: string | null | undefined;
-  participant?: string | null | undefined;
+  assignee?: string | null | undefined;
   sortField?: string | null | undefined;
+  direction?: number | null | undefined;
+  dept?: string | null | undefined;
+  tags?: string | null | undefined;
+  channel?: string | null | undefined;
 }>;
 
 
-export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
 
 export type ConsoleInboxCountsQueryVariables = Exact<{
   project: string;
-  me: string;
 }>;
 
 
-export type ConsoleInboxCountsQuery = { mine: { count: number } | null, unassigned: { count: number } | null, open: { count: number } | null, closed: { count: number } | null };
+export type ConsoleInboxCountsQuery = { mine: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, unassigned: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, open: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null, closed: { count: number, requests: Array<{ request_id: string, unread: number | null }> } | null };
 
 export type ConsoleProjectEventsSubscriptionVariables = Exact<{
   project: string;
@@ -497,10 +488,107 @@ export type ConsoleAssignMutationVariables = Exact<{
 
 export type ConsoleAssignMutation = { setRequestParticipants: { request_id: string, status: number, participatingAgents: Array<string> } };
 
+export type ConsoleReportsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleReportsQuery = { analyticsRequestCount: { count: number } | null, analyticsBotRequestCount: { count: number } | null, analyticsRequestsByDay: Array<{ date: string, count: number }> | null, analyticsMessagesByDay: Array<{ date: string, count: number }> | null, analyticsRequestsByHourOfWeek: Array<{ weekday: number, hour: number, count: number }> | null, analyticsWaitingTime: { average: number | null, count: number } | null, analyticsRequestDuration: { average: number | null, median: number | null, count: number } | null, analyticsSatisfaction: { average: number | null, count: number } | null, analyticsSatisfactionDistribution: Array<{ rating: number, count: number }> | null, analyticsFirstResponseByAgent: Array<{ id_user: string, fullname: string | null, average: number | null, median: number | null, count: number }> | null };
+
+export type ConsoleMarkSeenMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleMarkSeenMutation = { markRequestSeen: { request_id: string, unread: number | null } };
+
+export type ConsoleContactQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleContactQuery = { request: { request_id: string, sourcePage: string | null, userAgent: string | null, location: any, device: string | null, browser: { name: string, version: string | null } | null, os: { name: string, version: string | null } | null, lead: { _id: string, fullname: string | null, email: string | null, phone: string | null, company: string | null, attributes: any } | null } | null };
+
+export type ConsoleLeadConversationsQueryVariables = Exact<{
+  project: string;
+  lead: string;
+}>;
+
+
+export type ConsoleLeadConversationsQuery = { requests: { count: number, requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, status: number, createdAt: string }> } | null };
+
+export type ConsoleUpdateLeadMutationVariables = Exact<{
+  project: string;
+  id: string;
+  fullname?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+}>;
+
+
+export type ConsoleUpdateLeadMutation = { updateLead: { _id: string, fullname: string | null, email: string | null, phone: string | null } };
+
+export type ConsoleSearchQueryVariables = Exact<{
+  project: string;
+  q: string;
+}>;
+
+
+export type ConsoleSearchQuery = { search: { requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, lead: { fullname: string | null, email: string | null } | null }>, messages: Array<{ _id: string, text: string | null, recipient: string, senderFullname: string | null, createdAt: string }>, leads: Array<{ _id: string, fullname: string | null, email: string | null }> } | null };
+
+export type ConsoleFilterTargetsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleFilterTargetsQuery = { departments: Array<{ _id: string, name: string }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
 export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type FileLimitsQuery = { fileLimits: { maxBytes: number, allowedTypes: Array<string> } | null };
+
+export type KbAnswerStreamSubscriptionVariables = Exact<{
+  project: string;
+  namespace: string;
+  question: string;
+  topK?: number | null | undefined;
+  temperature?: number | null | undefined;
+}>;
+
+
+export type KbAnswerStreamSubscription = { kbAnswerStream: { delta: string | null, done: boolean, result: { success: boolean, answer: string, id: string | null, ids: Array<string>, sources: Array<string>, error_message: string | null } | null } };
+
+export type KbAnswerDraftsSubscriptionVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type KbAnswerDraftsSubscription = { kbAnswerDrafts: { draft_id: string, sender: string, text: string, done: boolean } };
+
+export type KbFeedbackMutationVariables = Exact<{
+  project: string;
+  namespace?: string | null | undefined;
+  question: string;
+  id: string;
+  helpful: boolean;
+}>;
+
+
+export type KbFeedbackMutation = { kbFeedback: { __typename: 'KbFeedbackResult' } };
+
+export type KbRateAnswerMutationVariables = Exact<{
+  project: string;
+  request: string;
+  message: string;
+  helpful: boolean;
+}>;
+
+
+export type KbRateAnswerMutation = { kbRateAnswer: { __typename: 'KbFeedbackEntry' } };
 
 export type AcknowledgeMessageMutationVariables = Exact<{
   project: string;
@@ -558,6 +646,7 @@ export type WidgetSendMutationVariables = Exact<{
   text: string;
   attributes?: any;
   sourcePage?: string | null | undefined;
+  userAgent?: string | null | undefined;
   type?: string | null | undefined;
   metadata?: any;
 }>;
@@ -814,24 +903,6 @@ export const ManageDeleteKbContentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageDeleteKbContentMutation, ManageDeleteKbContentMutationVariables>;
-export const ManageAskKbDocument = new TypedDocumentString(`
-    mutation ManageAskKb($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float, $model: String) {
-  askKb(
-    project_id: $project
-    namespace: $namespace
-    question: $question
-    top_k: $topK
-    temperature: $temperature
-    model: $model
-  ) {
-    success
-    answer
-    sources
-    ids
-    error_message
-  }
-}
-    `) as unknown as TypedDocumentString<ManageAskKbMutation, ManageAskKbMutationVariables>;
 export const ManageWebhooksDocument = new TypedDocumentString(`
     query ManageWebhooks($project: String!) {
   webhookSubscriptions(project_id: $project) {
@@ -977,12 +1048,16 @@ export const ConsoleCreateProjectDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleCreateProjectMutation, ConsoleCreateProjectMutationVariables>;
 export const ConsoleInboxDocument = new TypedDocumentString(`
-    query ConsoleInbox($project: String!, $status: String, $participant: String, $sortField: String) {
+    query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
   requests(
     project_id: $project
     status: $status
-    participant: $participant
+    assignee: $assignee
     sortField: $sortField
+    direction: $direction
+    dept_id: $dept
+    tags: $tags
+    channel: $channel
     limit: 100
   ) {
     count
@@ -997,6 +1072,7 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
       hasBot
       participatingAgents
       tags
+      unread
       lead {
         _id
         fullname
@@ -1007,18 +1083,34 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleInboxQuery, ConsoleInboxQueryVariables>;
 export const ConsoleInboxCountsDocument = new TypedDocumentString(`
-    query ConsoleInboxCounts($project: String!, $me: String!) {
-  mine: requests(project_id: $project, participant: $me, limit: 1) {
+    query ConsoleInboxCounts($project: String!) {
+  mine: requests(project_id: $project, assignee: "me", limit: 100) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
-  unassigned: requests(project_id: $project, status: "100", limit: 1) {
+  unassigned: requests(project_id: $project, status: "100", limit: 100) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
-  open: requests(project_id: $project, limit: 1) {
+  open: requests(project_id: $project, limit: 100) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
   closed: requests(project_id: $project, status: "1000", limit: 1) {
     count
+    requests {
+      request_id
+      unread
+    }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleInboxCountsQuery, ConsoleInboxCountsQueryVariables>;
@@ -1368,6 +1460,168 @@ export const ConsoleAssignDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssignMutation, ConsoleAssignMutationVariables>;
+export const ConsoleReportsDocument = new TypedDocumentString(`
+    query ConsoleReports($project: String!) {
+  analyticsRequestCount(project_id: $project) {
+    count
+  }
+  analyticsBotRequestCount(project_id: $project) {
+    count
+  }
+  analyticsRequestsByDay(project_id: $project) {
+    date
+    count
+  }
+  analyticsMessagesByDay(project_id: $project) {
+    date
+    count
+  }
+  analyticsRequestsByHourOfWeek(project_id: $project) {
+    weekday
+    hour
+    count
+  }
+  analyticsWaitingTime(project_id: $project) {
+    average
+    count
+  }
+  analyticsRequestDuration(project_id: $project) {
+    average
+    median
+    count
+  }
+  analyticsSatisfaction(project_id: $project) {
+    average
+    count
+  }
+  analyticsSatisfactionDistribution(project_id: $project) {
+    rating
+    count
+  }
+  analyticsFirstResponseByAgent(project_id: $project) {
+    id_user
+    fullname
+    average
+    median
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReportsQuery, ConsoleReportsQueryVariables>;
+export const ConsoleMarkSeenDocument = new TypedDocumentString(`
+    mutation ConsoleMarkSeen($project: String!, $request: String!) {
+  markRequestSeen(project_id: $project, request_id: $request) {
+    request_id
+    unread
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarkSeenMutation, ConsoleMarkSeenMutationVariables>;
+export const ConsoleContactDocument = new TypedDocumentString(`
+    query ConsoleContact($project: String!, $request: String!) {
+  request(project_id: $project, request_id: $request) {
+    request_id
+    sourcePage
+    userAgent
+    location
+    device
+    browser {
+      name
+      version
+    }
+    os {
+      name
+      version
+    }
+    lead {
+      _id
+      fullname
+      email
+      phone
+      company
+      attributes
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleContactQuery, ConsoleContactQueryVariables>;
+export const ConsoleLeadConversationsDocument = new TypedDocumentString(`
+    query ConsoleLeadConversations($project: String!, $lead: String!) {
+  requests(
+    project_id: $project
+    lead: $lead
+    status: "all"
+    sortField: "createdAt"
+    limit: 20
+  ) {
+    count
+    requests {
+      request_id
+      ticket_id
+      first_text
+      status
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLeadConversationsQuery, ConsoleLeadConversationsQueryVariables>;
+export const ConsoleUpdateLeadDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {
+  updateLead(
+    project_id: $project
+    id: $id
+    fullname: $fullname
+    email: $email
+    phone: $phone
+  ) {
+    _id
+    fullname
+    email
+    phone
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateLeadMutation, ConsoleUpdateLeadMutationVariables>;
+export const ConsoleSearchDocument = new TypedDocumentString(`
+    query ConsoleSearch($project: String!, $q: String!) {
+  search(project_id: $project, q: $q, limit: 8) {
+    requests {
+      request_id
+      ticket_id
+      first_text
+      lead {
+        fullname
+        email
+      }
+    }
+    messages {
+      _id
+      text
+      recipient
+      senderFullname
+      createdAt
+    }
+    leads {
+      _id
+      fullname
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSearchQuery, ConsoleSearchQueryVariables>;
+export const ConsoleFilterTargetsDocument = new TypedDocumentString(`
+    query ConsoleFilterTargets($project: String!) {
+  departments(project_id: $project) {
+    _id
+    name
+  }
+  teammates(project_id: $project) {
+    _id
+    role
+    id_user {
+      _id
+      fullName
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFilterTargetsQuery, ConsoleFilterTargetsQueryVariables>;
 export const FileLimitsDocument = new TypedDocumentString(`
     query FileLimits {
   fileLimits {
@@ -1376,6 +1630,63 @@ export const FileLimitsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FileLimitsQuery, FileLimitsQueryVariables>;
+export const KbAnswerStreamDocument = new TypedDocumentString(`
+    subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {
+  kbAnswerStream(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    top_k: $topK
+    temperature: $temperature
+  ) {
+    delta
+    done
+    result {
+      success
+      answer
+      id
+      ids
+      sources
+      error_message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<KbAnswerStreamSubscription, KbAnswerStreamSubscriptionVariables>;
+export const KbAnswerDraftsDocument = new TypedDocumentString(`
+    subscription KbAnswerDrafts($project: String!, $request: String!) {
+  kbAnswerDrafts(project_id: $project, request_id: $request) {
+    draft_id
+    sender
+    text
+    done
+  }
+}
+    `) as unknown as TypedDocumentString<KbAnswerDraftsSubscription, KbAnswerDraftsSubscriptionVariables>;
+export const KbFeedbackDocument = new TypedDocumentString(`
+    mutation KbFeedback($project: String!, $namespace: String, $question: String!, $id: String!, $helpful: Boolean!) {
+  kbFeedback(
+    project_id: $project
+    namespace: $namespace
+    question: $question
+    id: $id
+    helpful: $helpful
+  ) {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<KbFeedbackMutation, KbFeedbackMutationVariables>;
+export const KbRateAnswerDocument = new TypedDocumentString(`
+    mutation KbRateAnswer($project: String!, $request: String!, $message: String!, $helpful: Boolean!) {
+  kbRateAnswer(
+    project_id: $project
+    request_id: $request
+    message_id: $message
+    helpful: $helpful
+  ) {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<KbRateAnswerMutation, KbRateAnswerMutationVariables>;
 export const AcknowledgeMessageDocument = new TypedDocumentString(`
     mutation AcknowledgeMessage($project: String!, $request: String!, $message: String!, $status: Int!) {
   acknowledgeMessage(
@@ -1444,13 +1755,14 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
 export const WidgetSendDocument = new TypedDocumentString(`
-    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
+    mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {
   sendMessage(
     project_id: $project
     request_id: $request
     text: $text
     attributes: $attributes
     sourcePage: $sourcePage
+    userAgent: $userAgent
     type: $type
     metadata: $metadata
   ) {

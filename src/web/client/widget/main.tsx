@@ -5,6 +5,7 @@ import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../
 import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
+import { KbAnswerDrafts, KbRateAnswer, kbMarkOf } from '../shared/kb.js';
 import { WidgetSettings, SigninAnonymously, WidgetMessageEvents, WidgetMessages, WidgetRate, WidgetRequestStatus, WidgetSend } from './operations.js';
 import { widgetCss } from './style.js';
 
@@ -48,6 +49,9 @@ function Widget({ projectId }: { projectId: string }) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  // A bot's knowledge answer as it is being written (kbAnswerDrafts), until its message arrives.
+  const [answerDraft, setDraftAnswer] = useState<{ id: string; sender: string; text: string } | null>(null);
+  const [thumbs, setThumbs] = useState<Record<string, boolean>>({});
   const [dragging, setDragging] = useState(false);
   const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
@@ -132,6 +136,20 @@ function Widget({ projectId }: { projectId: string }) {
     return () => clearInterval(timer);
   }, [open, session?.requestId, started, messages.length, projectId]);
 
+  useEffect(() => {
+    if (!client || !session || !started) return;
+    return client.subscribe<{ kbAnswerDrafts: { draft_id: string; sender: string; text: string; done: boolean } }>(
+      { query: KbAnswerDrafts.toString(), variables: { project: projectId, request: session.requestId } },
+      {
+        next: ({ data }) => {
+          const d = data?.kbAnswerDrafts;
+          if (d) setDraftAnswer(d.done ? null : { id: d.draft_id, sender: d.sender, text: d.text });
+        },
+        error: () => {},
+        complete: () => {},
+      },
+    );
+  }, [client, session?.requestId, started, projectId]);
   const { typists, keyPressed, stopped, spoke } = useTyping({
     client,
     token: session?.token ?? null,
@@ -141,6 +159,13 @@ function Widget({ projectId }: { projectId: string }) {
     enabled: !!session && started,
   });
   const visible = messages.filter((m) => !isHiddenMessage(m));
+  // The finished message replaces its draft.
+  const shownDraft = answerDraft && !visible.some((m) => kbMarkOf(m.attributes)?.draft_id === answerDraft.id) ? answerDraft : null;
+  async function rateAnswer(messageId: string, helpful: boolean) {
+    if (!session) return;
+    setThumbs((t) => ({ ...t, [messageId]: helpful }));
+    await request(KbRateAnswer, { project: projectId, request: session.requestId, message: messageId, helpful }, session.token).catch((e: Error) => setError(e.message));
+  }
   useReceipts({ messages: visible, me: session?.userId, token: session?.token ?? null, projectId, requestId: session?.requestId ?? '', seeing: open && pageVisible });
   const last = visible[visible.length - 1];
   const inputDisabled = last?.attributes?.disableInputMessage === true;
@@ -171,7 +196,7 @@ function Widget({ projectId }: { projectId: string }) {
       const leftEmail = !started && email.trim() ? { userEmail: email.trim() } : {};
       const r = await request(
         WidgetSend,
-        { project: projectId, request: session.requestId, text, ...content, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href },
+        { project: projectId, request: session.requestId, text, ...content, attributes: { clienttimestamp: Date.now(), userFullname: session.fullName, ...leftEmail }, sourcePage: location.href, userAgent: navigator.userAgent },
         session.token,
       );
       setMessages((m) => merged(m, [r.sendMessage]));
@@ -281,6 +306,22 @@ function Widget({ projectId }: { projectId: string }) {
                 ) : (
                   m.text && <span className="sw-text">{m.text}</span>
                 )}
+                {kbMarkOf(m.attributes)?.id && m.sender !== session?.userId && (
+                  <span className="sw-thumbs" aria-label="Was this helpful?">
+                    {thumbs[m._id] === undefined ? (
+                      <>
+                        <button type="button" aria-label="Helpful" onClick={() => void rateAnswer(m._id, true)}>
+                          👍
+                        </button>
+                        <button type="button" aria-label="Not helpful" onClick={() => void rateAnswer(m._id, false)}>
+                          👎
+                        </button>
+                      </>
+                    ) : (
+                      <span>Thanks for telling us.</span>
+                    )}
+                  </span>
+                )}
                 {m.sender === session?.userId && (
                   <span className="sw-receipt" aria-label={receiptText(m.status ?? 200).label} title={receiptText(m.status ?? 200).label}>
                     {receiptText(m.status ?? 200).mark}
@@ -303,6 +344,11 @@ function Widget({ projectId }: { projectId: string }) {
                 )}
               </li>
             ))}
+            {shownDraft && (
+              <li className="sw-msg sw-theirs sw-draft" data-testid="widget-draft" aria-busy="true">
+                <span className="sw-text">{shownDraft.text}</span>
+              </li>
+            )}
           </ol>
           {typingLine(typists) && (
             <p className="sw-typing" role="status" data-testid="typing">

@@ -24,8 +24,8 @@ export const WidgetMessages = graphql(`
 `);
 
 export const WidgetSend = graphql(`
-  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $type: String, $metadata: JSON) {
-    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, type: $type, metadata: $metadata) {
+  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {
+    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {
       _id sender senderFullname text type metadata attributes createdAt status receipts
     }
   }

@@ -41,6 +41,9 @@ export const widgetCss = `
 .sw-attachment-image { background: none; border: 0; padding: 0; cursor: zoom-in; }
 .sw-attachment-image img { max-width: 200px; max-height: 200px; border-radius: 8px; display: block; }
 .sw-attachment-file { color: inherit; }
+.sw-draft { opacity: .85; }
+.sw-thumbs { display: flex; gap: 4px; align-items: center; font-size: 12px; }
+.sw-thumbs button { background: none; border: 1px solid #c5cbd8; border-radius: 6px; padding: 0 6px; cursor: pointer; }
 .sw-rating fieldset button { background: #fff; color: #d49b00; border: 1px solid #d49b00; }
 .sw-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `;

@@ -1,0 +1,206 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import { request } from '../api.js';
+import type { ConsoleReportsQuery } from '../gql/graphql.js';
+import { Reports as ReportsQuery } from './operations.js';
+import { useSession } from './session.js';
+
+// The project's reports, drawn by Chart.js from the analytics queries: conversations and messages
+// per day, an hour-of-week heat map, waiting time, duration, satisfaction (CSAT), the share bots
+// handled and first response time per agent. A date range narrows the per-day charts; every chart
+// exports its numbers as CSV.
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
+
+type Data = ConsoleReportsQuery;
+const accent = '#2450d3';
+const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+const minutes = (ms: number | null | undefined) => (ms == null ? '—' : ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 60_000).toFixed(1)} min`);
+
+/** Downloads rows as a CSV file (the first row names the columns). */
+function exportCsv(name: string, rows: Array<Array<string | number | null>>) {
+  const cell = (v: string | number | null) => (v == null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const blob = new Blob([rows.map((r) => r.map(cell).join(',')).join('\n') + '\n'], { type: 'text/csv' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${name}.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function ChartCard({ title, csv, children }: { title: string; csv: () => Array<Array<string | number | null>>; children: React.ReactNode }) {
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return (
+    <section className="card report" aria-label={title}>
+      <header>
+        <h3>{title}</h3>
+        <button type="button" className="link" onClick={() => exportCsv(slug, csv())}>
+          Export CSV
+        </button>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** A Chart.js chart on a canvas, rebuilt when its data change. */
+function ChartCanvas({ type, labels, series, label }: { type: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[]; color?: string }>; label: string }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    if (!canvas.current) return;
+    const chart = new Chart(canvas.current, {
+      type,
+      data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color ?? accent, borderColor: s.color ?? accent })) },
+      options: { responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: series.length > 1 } }, scales: { y: { beginAtZero: true } } },
+    });
+    return () => chart.destroy();
+  }, [type, labels, series]);
+  return (
+    <div className="chart">
+      <canvas ref={canvas} role="img" aria-label={label} data-testid="chart" />
+    </div>
+  );
+}
+
+function HeatMap({ cells }: { cells: Data['analyticsRequestsByHourOfWeek'] }) {
+  const max = Math.max(1, ...(cells ?? []).map((c) => c.count));
+  const at = (weekday: number, hour: number) => cells?.find((c) => c.weekday === weekday && c.hour === hour)?.count ?? 0;
+  return (
+    <table className="heatmap" aria-label="Conversations by hour of the week (UTC)">
+      <thead>
+        <tr>
+          <th />
+          {Array.from({ length: 24 }, (_, h) => (
+            <th key={h} scope="col">
+              {h % 3 === 0 ? h : ''}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {days.map((day, d) => (
+          <tr key={day}>
+            <th scope="row">{day}</th>
+            {Array.from({ length: 24 }, (_, h) => {
+              const n = at(d, h);
+              return <td key={h} title={`${day} ${h}:00 UTC: ${n}`} style={{ background: n ? `rgba(36, 80, 211, ${0.15 + 0.85 * (n / max)})` : undefined }} />;
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const inRange = (date: string, from: string, to: string) => (!from || date >= from) && (!to || date <= to);
+
+export function Reports({ projectId }: { projectId: string }) {
+  const { token } = useSession();
+  const [data, setData] = useState<Data | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [from, setFrom] = useState(() => new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10));
+  const [to, setTo] = useState(() => new Date().toISOString().slice(0, 10));
+  useEffect(() => {
+    request(ReportsQuery, { project: projectId }, token).then(setData, (e: Error) => setError(e.message));
+  }, [projectId, token]);
+
+  const perDay = useMemo(() => {
+    const requests = (data?.analyticsRequestsByDay ?? []).filter((d) => inRange(d.date, from, to));
+    const messages = (data?.analyticsMessagesByDay ?? []).filter((d) => inRange(d.date, from, to));
+    const dates = [...new Set([...requests, ...messages].map((d) => d.date))].sort();
+    return {
+      dates,
+      requests: dates.map((date) => requests.find((d) => d.date === date)?.count ?? 0),
+      messages: dates.map((date) => messages.find((d) => d.date === date)?.count ?? 0),
+    };
+  }, [data, from, to]);
+
+  const ratings = useMemo(() => [0, 1, 2, 3, 4, 5].map((r) => data?.analyticsSatisfactionDistribution?.find((x) => x.rating === r)?.count ?? 0), [data]);
+  const agents = data?.analyticsFirstResponseByAgent ?? [];
+  const total = data?.analyticsRequestCount?.count ?? 0;
+  const byBot = data?.analyticsBotRequestCount?.count ?? 0;
+
+  return (
+    <main className="manage reports">
+      <h2>Reports</h2>
+      {error && <p role="alert" className="error">{error}</p>}
+      <form className="inline-form" aria-label="Date range" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label>
+          To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+      </form>
+      {data && (
+        <>
+          <dl className="kpis">
+            <div>
+              <dt>Conversations</dt>
+              <dd>{total}</dd>
+            </div>
+            <div>
+              <dt>Average waiting time</dt>
+              <dd>{minutes(data.analyticsWaitingTime?.average)}</dd>
+            </div>
+            <div>
+              <dt>Average duration</dt>
+              <dd>{minutes(data.analyticsRequestDuration?.average)}</dd>
+            </div>
+            <div>
+              <dt>Satisfaction</dt>
+              <dd>{data.analyticsSatisfaction?.average == null ? '—' : `${data.analyticsSatisfaction.average.toFixed(1)} / 5`}</dd>
+            </div>
+            <div>
+              <dt>Handled by bots</dt>
+              <dd>{total ? `${Math.round((byBot / total) * 100)}%` : '—'}</dd>
+            </div>
+          </dl>
+          <ChartCard title="Conversations per day" csv={() => [['date', 'conversations'], ...perDay.dates.map((d, k) => [d, perDay.requests[k]])]}>
+            <ChartCanvas type="bar" labels={perDay.dates} series={[{ label: 'Conversations', data: perDay.requests }]} label="Conversations per day" />
+          </ChartCard>
+          <ChartCard title="Messages per day" csv={() => [['date', 'messages'], ...perDay.dates.map((d, k) => [d, perDay.messages[k]])]}>
+            <ChartCanvas type="line" labels={perDay.dates} series={[{ label: 'Messages', data: perDay.messages }]} label="Messages per day" />
+          </ChartCard>
+          <ChartCard
+            title="Conversations by hour of the week"
+            csv={() => [['weekday', 'hour', 'conversations'], ...(data.analyticsRequestsByHourOfWeek ?? []).map((c) => [days[c.weekday], c.hour, c.count])]}
+          >
+            <HeatMap cells={data.analyticsRequestsByHourOfWeek} />
+          </ChartCard>
+          <ChartCard title="Satisfaction (CSAT)" csv={() => [['rating', 'conversations'], ...ratings.map((n, r) => [r, n])]}>
+            <ChartCanvas type="bar" labels={['0', '1', '2', '3', '4', '5']} series={[{ label: 'Ratings', data: ratings, color: '#d49b00' }]} label="Ratings given" />
+          </ChartCard>
+          <ChartCard
+            title="First response time per agent"
+            csv={() => [['agent', 'conversations', 'average ms', 'median ms'], ...agents.map((a) => [a.fullname ?? a.id_user, a.count, a.average ?? null, a.median ?? null])]}
+          >
+            <ChartCanvas
+              type="bar"
+              labels={agents.map((a) => a.fullname ?? a.id_user)}
+              series={[{ label: 'Average (s)', data: agents.map((a) => Math.round((a.average ?? 0) / 1000)) }]}
+              label="First response time per agent, in seconds"
+            />
+          </ChartCard>
+          <ChartCard
+            title="Waiting time and duration"
+            csv={() => [
+              ['measure', 'average ms', 'count'],
+              ['waiting time', data.analyticsWaitingTime?.average ?? null, data.analyticsWaitingTime?.count ?? 0],
+              ['duration', data.analyticsRequestDuration?.average ?? null, data.analyticsRequestDuration?.count ?? 0],
+            ]}
+          >
+            <ChartCanvas
+              type="bar"
+              labels={['Waiting time', 'Duration']}
+              series={[{ label: 'Average (min)', data: [(data.analyticsWaitingTime?.average ?? 0) / 60_000, (data.analyticsRequestDuration?.average ?? 0) / 60_000] }]}
+              label="Average waiting time and duration, in minutes"
+            />
+          </ChartCard>
+        </>
+      )}
+    </main>
+  );
+}
