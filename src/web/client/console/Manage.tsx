@@ -17,6 +17,7 @@ import {
   CreateIntent,
   CreateKb,
   CreateWebhook,
+  EnableWebhook,
   DepartmentsAndGroups,
   Invite,
   KbContents,
@@ -610,8 +611,16 @@ function WebhooksSection({ projectId }: { projectId: string }) {
       {data?.webhookSubscriptions.map((w) => (
         <section key={w._id} className="card">
           <h3>
-            {w.event} → {w.target} {w.enabled ? '' : `(disabled: ${w.disabledReason ?? 'off'})`}
+            {w.event} → {w.target}
           </h3>
+          {!w.enabled && (
+            <p role="status" className="error">
+              Disabled{w.disabledAt ? ` since ${new Date(w.disabledAt).toLocaleString()}` : ''}: {w.disabledReason ?? 'turned off'}.{' '}
+              <button type="button" onClick={() => act(() => request(EnableWebhook, { project: projectId, id: w._id }, token))}>
+                Re-enable
+              </button>
+            </p>
+          )}
           <Deliveries projectId={projectId} id={w._id} />
         </section>
       ))}

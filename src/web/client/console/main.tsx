@@ -10,7 +10,7 @@ import { Manage } from './Manage.js';
 import { Reports } from './Reports.js';
 import { SearchBox } from './Search.js';
 import { useNotifications } from './notifications.js';
-import { CreateProject, Projects } from './operations.js';
+import { CreateProject, Projects, SignOut } from './operations.js';
 import { navigate, paths, useRoute, type Route } from './router.js';
 import { SessionContext, storeAuth, storedAuth, type StoredAuth } from './session.js';
 import { SignIn } from './SignIn.js';
@@ -136,6 +136,8 @@ function App() {
     return <SignIn onSignedIn={signIn} />;
   }
   const signOut = () => {
+    // The token ends on the server too (every node refuses it from now on), then here.
+    void request(SignOut, {}, auth.token).catch(() => {});
     storeAuth(null);
     setAuth(null);
     navigate(paths.projects());

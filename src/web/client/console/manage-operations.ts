@@ -110,7 +110,7 @@ export const DeleteKbContent = graphql(`
 
 export const Webhooks = graphql(`
   query ManageWebhooks($project: String!) {
-    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }
+    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }
   }
 `);
 
@@ -118,7 +118,7 @@ export const WebhookDeliveries = graphql(`
   query ManageWebhookDeliveries($project: String!, $id: String!) {
     webhookDeliveries(project_id: $project, id: $id, limit: 20) {
       count
-      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }
+      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }
     }
   }
 `);
@@ -156,5 +156,11 @@ export const RevokeInvitation = graphql(`
 export const CreateCanned = graphql(`
   mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {
     createCannedResponse(project_id: $project, title: $title, text: $text) { _id }
+  }
+`);
+
+export const EnableWebhook = graphql(`
+  mutation ManageEnableWebhook($project: String!, $id: String!) {
+    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }
   }
 `);

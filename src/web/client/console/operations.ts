@@ -281,3 +281,9 @@ export const FilterTargets = graphql(`
     teammates(project_id: $project) { _id role id_user { _id fullName email } }
   }
 `);
+
+export const SignOut = graphql(`
+  mutation ConsoleSignOut {
+    signOut { success }
+  }
+`);

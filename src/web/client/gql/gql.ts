@@ -32,14 +32,15 @@ type Documents = {
     "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": typeof types.ManageReadSitemapDocument,
     "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": typeof types.ManageAddKbPagesDocument,
     "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": typeof types.ManageDeleteKbContentDocument,
-    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": typeof types.ManageWebhooksDocument,
-    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
+    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }\n  }\n": typeof types.ManageWebhooksDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }\n    }\n  }\n": typeof types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": typeof types.ManageCreateWebhookDocument,
     "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n": typeof types.ManageRedeliverDocument,
     "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n": typeof types.ManageRemoveTeammateDocument,
     "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": typeof types.ManageChangeRoleDocument,
     "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": typeof types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": typeof types.ManageCreateCannedDocument,
+    "\n  mutation ManageEnableWebhook($project: String!, $id: String!) {\n    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }\n  }\n": typeof types.ManageEnableWebhookDocument,
     "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": typeof types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": typeof types.ConsoleSignupDocument,
@@ -80,6 +81,7 @@ type Documents = {
     "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": typeof types.ConsoleUpdateLeadDocument,
     "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": typeof types.ConsoleSearchDocument,
     "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleFilterTargetsDocument,
+    "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n": typeof types.ConsoleSignOutDocument,
     "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": typeof types.FileLimitsDocument,
     "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n": typeof types.KbAnswerStreamDocument,
     "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n": typeof types.KbAnswerDraftsDocument,
@@ -114,14 +116,15 @@ const documents: Documents = {
     "\n  mutation ManageReadSitemap($project: String!, $sitemap: String!) {\n    readKbSitemap(project_id: $project, sitemap: $sitemap) { sites errors { url message } }\n  }\n": types.ManageReadSitemapDocument,
     "\n  mutation ManageAddKbPages($project: String!, $namespace: String!, $list: [String!]!) {\n    createKbContents(project_id: $project, namespace: $namespace, list: $list) { _id }\n  }\n": types.ManageAddKbPagesDocument,
     "\n  mutation ManageDeleteKbContent($project: String!, $id: String!) {\n    deleteKbContent(project_id: $project, content_id: $id) { _id }\n  }\n": types.ManageDeleteKbContentDocument,
-    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n": types.ManageWebhooksDocument,
-    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n": types.ManageWebhookDeliveriesDocument,
+    "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }\n  }\n": types.ManageWebhooksDocument,
+    "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }\n    }\n  }\n": types.ManageWebhookDeliveriesDocument,
     "\n  mutation ManageCreateWebhook($project: String!, $event: String!, $target: String!) {\n    createWebhookSubscription(project_id: $project, event: $event, target: $target) { _id signingSecret }\n  }\n": types.ManageCreateWebhookDocument,
     "\n  mutation ManageRedeliver($project: String!, $id: String!, $delivery: String!) {\n    redeliverWebhook(project_id: $project, id: $id, delivery_id: $delivery) { _id status attempts { at statusCode error redelivery } }\n  }\n": types.ManageRedeliverDocument,
     "\n  mutation ManageRemoveTeammate($project: String!, $id: String!) {\n    removeTeammate(project_id: $project, project_user_id: $id) { _id }\n  }\n": types.ManageRemoveTeammateDocument,
     "\n  mutation ManageChangeRole($project: String!, $id: String!, $role: String!) {\n    updateTeammate(project_id: $project, project_user_id: $id, role: $role) { _id role }\n  }\n": types.ManageChangeRoleDocument,
     "\n  mutation ManageRevokeInvitation($project: String!, $id: String!) {\n    revokeInvitation(project_id: $project, invitation_id: $id) { _id }\n  }\n": types.ManageRevokeInvitationDocument,
     "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n": types.ManageCreateCannedDocument,
+    "\n  mutation ManageEnableWebhook($project: String!, $id: String!) {\n    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }\n  }\n": types.ManageEnableWebhookDocument,
     "\n  subscription ConsoleEventPayloads($project: String!, $after: Int) {\n    projectEvents(project_id: $project, after: $after) { seq name subject payload }\n  }\n": types.ConsoleEventPayloadsDocument,
     "\n  mutation ConsoleSignin($email: String!, $password: String!) {\n    signin(email: $email, password: $password) { token user { _id email fullName } }\n  }\n": types.ConsoleSigninDocument,
     "\n  mutation ConsoleSignup($email: String!, $password: String!, $firstname: String, $lastname: String) {\n    signup(email: $email, password: $password, firstname: $firstname, lastname: $lastname) { token user { _id email fullName } }\n  }\n": types.ConsoleSignupDocument,
@@ -162,6 +165,7 @@ const documents: Documents = {
     "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": types.ConsoleUpdateLeadDocument,
     "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": types.ConsoleSearchDocument,
     "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleFilterTargetsDocument,
+    "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n": types.ConsoleSignOutDocument,
     "\n  query FileLimits {\n    fileLimits { maxBytes allowedTypes }\n  }\n": types.FileLimitsDocument,
     "\n  subscription KbAnswerStream($project: String!, $namespace: String!, $question: String!, $topK: Int, $temperature: Float) {\n    kbAnswerStream(project_id: $project, namespace: $namespace, question: $question, top_k: $topK, temperature: $temperature) {\n      delta done\n      result { success answer id ids sources error_message }\n    }\n  }\n": types.KbAnswerStreamDocument,
     "\n  subscription KbAnswerDrafts($project: String!, $request: String!) {\n    kbAnswerDrafts(project_id: $project, request_id: $request) { draft_id sender text done }\n  }\n": types.KbAnswerDraftsDocument,
@@ -250,11 +254,11 @@ export function graphql(source: "\n  mutation ManageDeleteKbContent($project: St
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason }\n  }\n"): typeof import('./graphql.js').ManageWebhooksDocument;
+export function graphql(source: "\n  query ManageWebhooks($project: String!) {\n    webhookSubscriptions(project_id: $project) { _id event target enabled disabledReason disabledAt }\n  }\n"): typeof import('./graphql.js').ManageWebhooksDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error redelivery statusCode durationMs } }\n    }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
+export function graphql(source: "\n  query ManageWebhookDeliveries($project: String!, $id: String!) {\n    webhookDeliveries(project_id: $project, id: $id, limit: 20) {\n      count\n      deliveries { _id event status createdAt nextAttemptAt attempts { at attempt error reason redelivery statusCode durationMs } }\n    }\n  }\n"): typeof import('./graphql.js').ManageWebhookDeliveriesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -279,6 +283,10 @@ export function graphql(source: "\n  mutation ManageRevokeInvitation($project: S
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ManageCreateCanned($project: String!, $title: String!, $text: String!) {\n    createCannedResponse(project_id: $project, title: $title, text: $text) { _id }\n  }\n"): typeof import('./graphql.js').ManageCreateCannedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ManageEnableWebhook($project: String!, $id: String!) {\n    enableWebhookSubscription(project_id: $project, id: $id) { _id enabled }\n  }\n"): typeof import('./graphql.js').ManageEnableWebhookDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -439,6 +447,10 @@ export function graphql(source: "\n  query ConsoleSearch($project: String!, $q: 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ConsoleFilterTargetsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n"): typeof import('./graphql.js').ConsoleSignOutDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -155,7 +155,7 @@ export type ManageWebhooksQueryVariables = Exact<{
 }>;
 
 
-export type ManageWebhooksQuery = { webhookSubscriptions: Array<{ _id: string, event: string, target: string, enabled: boolean, disabledReason: string | null }> | null };
+export type ManageWebhooksQuery = { webhookSubscriptions: Array<{ _id: string, event: string, target: string, enabled: boolean, disabledReason: string | null, disabledAt: string | null }> | null };
 
 export type ManageWebhookDeliveriesQueryVariables = Exact<{
   project: string;
@@ -163,7 +163,7 @@ export type ManageWebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, nextAttemptAt: string | null, attempts: Array<{ at: string, attempt: number | null, error: string | null, redelivery: boolean, statusCode: number | null, durationMs: number }> }> } | null };
+export type ManageWebhookDeliveriesQuery = { webhookDeliveries: { count: number, deliveries: Array<{ _id: string, event: string, status: string, createdAt: string, nextAttemptAt: string | null, attempts: Array<{ at: string, attempt: number | null, error: string | null, reason: string | null, redelivery: boolean, statusCode: number | null, durationMs: number }> }> } | null };
 
 export type ManageCreateWebhookMutationVariables = Exact<{
   project: string;
@@ -216,6 +216,14 @@ export type ManageCreateCannedMutationVariables = Exact<{
 
 
 export type ManageCreateCannedMutation = { createCannedResponse: { _id: string } };
+
+export type ManageEnableWebhookMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ManageEnableWebhookMutation = { enableWebhookSubscription: { _id: string, enabled: boolean } };
 
 export type ConsoleEventPayloadsSubscriptionVariables = Exact<{
   project: string;
@@ -544,6 +552,11 @@ export type ConsoleFilterTargetsQueryVariables = Exact<{
 
 
 export type ConsoleFilterTargetsQuery = { departments: Array<{ _id: string, name: string }> | null, teammates: Array<{ _id: string, role: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
+export type ConsoleSignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleSignOutMutation = { signOut: { success: boolean } };
 
 export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -911,6 +924,7 @@ export const ManageWebhooksDocument = new TypedDocumentString(`
     target
     enabled
     disabledReason
+    disabledAt
   }
 }
     `) as unknown as TypedDocumentString<ManageWebhooksQuery, ManageWebhooksQueryVariables>;
@@ -928,6 +942,7 @@ export const ManageWebhookDeliveriesDocument = new TypedDocumentString(`
         at
         attempt
         error
+        reason
         redelivery
         statusCode
         durationMs
@@ -987,6 +1002,14 @@ export const ManageCreateCannedDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManageCreateCannedMutation, ManageCreateCannedMutationVariables>;
+export const ManageEnableWebhookDocument = new TypedDocumentString(`
+    mutation ManageEnableWebhook($project: String!, $id: String!) {
+  enableWebhookSubscription(project_id: $project, id: $id) {
+    _id
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<ManageEnableWebhookMutation, ManageEnableWebhookMutationVariables>;
 export const ConsoleEventPayloadsDocument = new TypedDocumentString(`
     subscription ConsoleEventPayloads($project: String!, $after: Int) {
   projectEvents(project_id: $project, after: $after) {
@@ -1622,6 +1645,13 @@ export const ConsoleFilterTargetsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleFilterTargetsQuery, ConsoleFilterTargetsQueryVariables>;
+export const ConsoleSignOutDocument = new TypedDocumentString(`
+    mutation ConsoleSignOut {
+  signOut {
+    success
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSignOutMutation, ConsoleSignOutMutationVariables>;
 export const FileLimitsDocument = new TypedDocumentString(`
     query FileLimits {
   fileLimits {
