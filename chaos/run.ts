@@ -322,7 +322,6 @@ const actions: Record<string, () => Promise<void>> = {
     worker.start();
   },
   'node killed': async () => {
-    if (nodeRestarting) return;
     const i = Math.floor(Math.random() * 2);
     await nodes[i].kill();
     nodeRestarting = (async () => {
@@ -353,7 +352,8 @@ log(`chaos for ${seconds} s: ${posterCount} posters, ${followers.length} subscri
 const posting = Array.from({ length: posterCount }, (_, k) => poster(k));
 while (Date.now() - started < seconds * 1000) {
   await sleep(1500 + Math.random() * 3000);
-  const name = pick(Object.keys(actions));
+  // Not a second node while one restarts: clients always have a node to go to.
+  const name = pick(Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting)));
   faults[name] = (faults[name] ?? 0) + 1;
   log(`${name} (${posts.answered} posts so far)`);
   await actions[name]().catch((error: Error) => log(`${name} failed: ${error.message}`));

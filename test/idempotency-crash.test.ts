@@ -32,7 +32,8 @@ async function nodeEnvironment() {
 async function stallingNode(env: Record<string, string>, stall: 'written' | 'kept') {
   const node = runScript('test/helpers/keyed-node-process.ts', { ...env, STALL_KEYED: stall });
   cleanups.push(() => node.kill());
-  const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined);
+  // A process start takes seconds, more on a busy machine.
+  const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 180_000);
   return { node, client: new TestApp(undefined as unknown as App, async () => {}, url) };
 }
 
@@ -78,7 +79,7 @@ describe('a node killed while a request with an Idempotency-Key runs', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body).toEqual(again.body);
     expect(await messagesWith()).toBe(1);
-  }, 120_000);
+  }, 300_000);
 
   it('answers the kept answer to the retry of a request killed before it answered', async () => {
     const { retry, messagesWith } = await killedWhileKeyed('kept', 'kept, not sent');
@@ -87,5 +88,5 @@ describe('a node killed while a request with an Idempotency-Key runs', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.text).toBe('kept, not sent');
     expect(await messagesWith()).toBe(1);
-  }, 120_000);
+  }, 300_000);
 });

@@ -103,14 +103,15 @@ describe('unread counts', () => {
 
   it('reaches the teammate\'s other consoles live as request.seen with unread 0, and nobody else\'s', async () => {
     const requestId = await openRequest(t, p, { text: 'hello' });
-    const query = `subscription($p: String!) { projectRequests(project_id: $p) { name request_id request { unread } } }`;
+    const query = `subscription($p: String!, $after: Int) { projectRequests(project_id: $p, after: $after) { name request_id request { unread } } }`;
+    // From the project's last event: nothing is missed, however late the server subscribes.
+    const after = Number((await t.infra.database.prisma.project.findUniqueOrThrow({ where: { id: p.projectId } })).eventSeq);
     const mine = connect(url, p.agent.token);
     const admins = connect(url, p.admin.token);
     clients.push(mine.client, admins.client);
     await Promise.all([mine.ready, admins.ready]);
-    const agentEvents = subscribe(mine.client, query, { p: p.projectId });
-    const adminEvents = subscribe(admins.client, query, { p: p.projectId });
-    // Both subscriptions are live once each has seen an event made after they started.
+    const agentEvents = subscribe(mine.client, query, { p: p.projectId, after });
+    const adminEvents = subscribe(admins.client, query, { p: p.projectId, after });
     await t.put(`/v3/${p.projectId}/requests/${requestId}/tag`, { token: p.admin.token, body: { tag: 'ready' } });
     await agentEvents.waitFor((e) => e.name === 'request.update');
     await adminEvents.waitFor((e) => e.name === 'request.update');

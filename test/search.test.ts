@@ -59,6 +59,31 @@ describe('search', () => {
     expect(found).toHaveLength(2);
   });
 
+  it('ranks only the 200 newest matches of a word that matches more: an older, better match stays out', async () => {
+    const requestId = await openRequest(t, p, { text: 'hello' });
+    const db = t.infra.database.prisma;
+    const now = Date.now();
+    const row = (i: number, text: string) => ({
+      id_project: p.projectId,
+      request_id: requestId,
+      sender: p.guest.userId,
+      recipient: requestId,
+      text,
+      createdBy: p.guest.userId,
+      createdAt: new Date(now - i * 1000),
+    });
+    // Setup written straight to the table: 200 plain mentions, newest first, then an older message
+    // that says the word three times (the best rank of all, were every match ranked).
+    await db.message.createMany({ data: Array.from({ length: 200 }, (_, i) => row(i + 1, `one ubiquitousword mention number ${i}`)) });
+    await db.message.create({ data: row(1000, 'ubiquitousword ubiquitousword ubiquitousword') });
+    const found = texts(await search('ubiquitousword'));
+    expect(found).toHaveLength(10);
+    expect(found).not.toContain('ubiquitousword ubiquitousword ubiquitousword');
+    // With no more than 200 matches every one is ranked: the same best match now comes first.
+    await db.message.deleteMany({ where: { id_project: p.projectId, request_id: requestId, text: { startsWith: 'one ubiquitousword mention number 1' } } });
+    expect(texts(await search('ubiquitousword'))[0]).toBe('ubiquitousword ubiquitousword ubiquitousword');
+  });
+
   it('finds requests by first text, tag and ticket number, and leads by name, e-mail or company prefix', async () => {
     const byText = await search('parcel');
     expect(byText.body.requests.map((r: { request_id: string }) => r.request_id)).toEqual([refundRequest]);

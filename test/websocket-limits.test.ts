@@ -118,7 +118,7 @@ describe('a socket flooding subscribe messages', () => {
     let flooding = true;
     let probe: Promise<void> | undefined;
     try {
-      const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined);
+      const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 180_000);
       const api = new TestApp(undefined as unknown as App, async () => {}, url);
       const owner = await api.newUser('flooder');
       const projectId = (await api.post('/v3/projects', { token: owner.token, body: { name: 'Flood' } })).body._id as string;
@@ -173,5 +173,5 @@ describe('a socket flooding subscribe messages', () => {
       await node.kill();
       await environment.dispose();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -168,7 +168,8 @@ describe.skipIf(!productionMode)('two nodes sharing PostgreSQL and Redis', () =>
     const b = await createTestServer({}, { databaseUrl: node.config.databaseUrl, prefix: node.config.redisPrefix });
     try {
       const client = connect(node.server.url, p.agent.token);
-      const sub = take<{ projectEvents: { name: string } }>(client, eventsQuery, { id: p.projectId }, 1);
+      // The agent's own socket marks them online (project_user.presence), written once the socket is open.
+      const sub = take<{ projectEvents: { name: string } }>(client, eventsQuery, { id: p.projectId }, 1, (v) => v.projectEvents.name !== 'project_user.presence');
       // Changes on node B until the subscription on node A has seen one; all answered before B stops.
       const pokes: Promise<unknown>[] = [];
       const poke = setInterval(
