@@ -13,31 +13,9 @@ import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import { applyMigrations } from './migrate.js';
 import { inRequestTransaction, routedDb } from './request-transaction.js';
+import { withRevisions, type Db, type Tx } from './client.js';
 
-// Models without a revision counter (append-only or derived rows).
-const unrevisioned = new Set(['DomainEvent', 'KbChunk']);
-
-function withRevisions(client: PrismaClient) {
-  return client.$extends({
-    name: 'revision-counter',
-    query: {
-      $allModels: {
-        async update({ model, args, query }) {
-          if (!unrevisioned.has(model)) args.data = { ...args.data, v: { increment: 1 } } as typeof args.data;
-          return query(args);
-        },
-        async updateMany({ model, args, query }) {
-          if (!unrevisioned.has(model)) args.data = { ...args.data, v: { increment: 1 } } as typeof args.data;
-          return query(args);
-        },
-        async upsert({ model, args, query }) {
-          if (!unrevisioned.has(model)) args.update = { ...args.update, v: { increment: 1 } } as typeof args.update;
-          return query(args);
-        },
-      },
-    },
-  });
-}
+export type { Db, Tx };
 
 /**
  * A raw statement whose text starts with this comment is prepared once per PostgreSQL connection
@@ -65,7 +43,6 @@ function statementName(query: { sql: string }): string {
   return name;
 }
 
-export type Db = ReturnType<typeof withRevisions>;
 
 /** The driver's pools behind a client, on PostgreSQL (the embedded database has none). */
 const pools = new WeakMap<object, { pool: pg.Pool; plannedOnce: pg.Pool }>();
@@ -161,8 +138,6 @@ export async function queryRows<T>(db: Db, statement: Prisma.Sql): Promise<T[]> 
     : await driver.pool.query({ text: statement.text, values });
   return rows as T[];
 }
-/** A client usable inside an interactive transaction. */
-export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 export interface Database {
   kind: 'pglite' | 'postgres';

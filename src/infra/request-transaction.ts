@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db, Tx } from './database.js';
+import type { Db, Tx } from './client.js';
 
 // One database transaction for a whole request: what an Idempotency-Key needs to be exactly-once
 // across a crash. The key's claim, every write the request makes and the answer kept under the key
