@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestApp } from '../helpers/app.js';
-import { blockExternal, launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 // A support team's first day, in real headless Chromium against one server, with nothing typed
@@ -20,49 +20,15 @@ let smtp: SmtpSink;
 let browser: Browser;
 const artifacts = new URL('../artifacts/', import.meta.url).pathname;
 
-/** A page with what went wrong on it: console errors, uncaught errors, failed requests, error statuses. */
-interface Watched {
-  page: Page;
+interface Watched extends WatchedPage {
   context: BrowserContext;
-  problems: string[];
-  /** Error statuses the scenario causes on purpose (e.g. a refused webhook target answers 400). */
-  expect(status: number): void;
 }
 
 const opened: Watched[] = [];
 
 async function open(viewport = { width: 1280, height: 860 }): Promise<Watched> {
   const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const expected: number[] = [];
-  const expectedLogs: number[] = [];
-  const { blocked } = await blockExternal(page);
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // Chromium logs every error status it receives; an expected one is no problem.
-    const logged = /status of (\d{3})/.exec(message.text());
-    if (logged && expectedLogs.includes(Number(logged[1]))) return void expectedLogs.splice(expectedLogs.indexOf(Number(logged[1])), 1);
-    problems.push(`console error: ${message.text()}`);
-  });
-  page.on('requestfailed', (request) => {
-    // A navigation or an unmount cancels what was in flight: nothing failed.
-    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() < 400) return;
-    const at = expected.indexOf(response.status());
-    if (at >= 0) expected.splice(at, 1);
-    else problems.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
-  });
-  const watched: Watched = {
-    page,
-    context,
-    problems,
-    expect: (status) => (expected.push(status), expectedLogs.push(status)),
-  };
-  Object.defineProperty(watched, 'problems', { get: () => [...problems, ...blocked.map((url) => `left the machine: ${url}`)] });
+  const watched = Object.assign(await watchPage(await context.newPage()), { context });
   opened.push(watched);
   return watched;
 }

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from '../helpers/app.js';
-import { blockExternal, launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
 import { onlyAvailable } from '../helpers/conversations.js';
 
 // The agent workspace as an agent used to Chatwoot expects it, in real headless Chromium, each
@@ -16,10 +16,8 @@ let p: SeededProject;
 let browser: Browser;
 const artifacts = new URL('../artifacts/', import.meta.url).pathname;
 
-interface Watched {
-  page: Page;
+interface Watched extends WatchedPage {
   context: BrowserContext;
-  problems: string[];
 }
 
 async function open(
@@ -29,22 +27,7 @@ async function open(
 ): Promise<Watched> {
   const context = await browser.newContext({ viewport, ...options });
   await init?.(context);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const { blocked } = await blockExternal(page);
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('console', (message) => message.type() === 'error' && problems.push(`console error: ${message.text()}`));
-  page.on('requestfailed', (request) => {
-    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`);
-  });
-  page.on('response', (response) => response.status() >= 400 && problems.push(`${response.status()}: ${response.url()}`));
-  return {
-    page,
-    context,
-    get problems() {
-      return [...problems, ...blocked.map((url) => `left the machine: ${url}`)];
-    },
-  };
+  return Object.assign(await watchPage(await context.newPage()), { context });
 }
 
 /** The console signed in as the project's agent (the token goes in as the sign-in form would leave it). */

@@ -47,3 +47,52 @@ export async function blockExternal(page: Page): Promise<{ blocked: string[] }> 
   });
   return { blocked };
 }
+
+/** A page with what went wrong on it, for journeys that must fail on any of it. */
+export interface WatchedPage {
+  page: Page;
+  /** Console errors, uncaught errors, failed requests, error statuses not expected, requests that tried to leave. */
+  readonly problems: string[];
+  /** An error status the scenario causes on purpose (e.g. a refused webhook target answers 400). */
+  expect(status: number): void;
+}
+
+/**
+ * Watches `page` as a person's browser would show trouble: a console error, an uncaught error, a
+ * request that failed (a navigation cancelling one in flight is not a failure), an error status,
+ * or a request off this machine (aborted).
+ */
+export async function watchPage(page: Page): Promise<WatchedPage> {
+  const problems: string[] = [];
+  const expected: number[] = [];
+  const expectedLogs: number[] = [];
+  const { blocked } = await blockExternal(page);
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // Chromium logs every error status it receives; an expected one is no problem.
+    const logged = /status of (\d{3})/.exec(message.text());
+    const at = logged ? expectedLogs.indexOf(Number(logged[1])) : -1;
+    if (at >= 0) expectedLogs.splice(at, 1);
+    else problems.push(`console error: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const at = expected.indexOf(response.status());
+    if (at >= 0) expected.splice(at, 1);
+    else problems.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  return {
+    page,
+    get problems() {
+      return [...problems, ...blocked.map((url) => `left the machine: ${url}`)];
+    },
+    expect(status) {
+      expected.push(status);
+      expectedLogs.push(status);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { request, subscribe } from '../api.js';
 import type { ConsoleConversationQuery } from '../gql/graphql.js';
-import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../shared/attachments.js';
+import { Attachment, attachmentMessage, dropTarget, FilePicker, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
@@ -187,18 +187,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
     <section
       className={`conversation${dragging ? ' dragging' : ''}`}
       aria-label="Conversation"
-      onDragOver={(e) => {
-        if (closed) return;
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setDragging(false);
-        const file = e.dataTransfer.files?.[0];
-        if (file) void attach(file);
-      }}
+      {...dropTarget(!closed, setDragging, (file) => void attach(file))}
     >
       <header className="conversation-header">
         <button type="button" className="back link" onClick={onBack}>
@@ -320,18 +309,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
       </div>
       {!closed && (
         <form className="reply" onSubmit={send}>
-          <input
-            ref={picker}
-            type="file"
-            className="visually-hidden"
-            aria-label="Attach a file"
-            tabIndex={-1}
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = '';
-              if (file) void attach(file);
-            }}
-          />
+          <FilePicker inputRef={picker} className="visually-hidden" onFile={(file) => void attach(file)} />
           <label htmlFor="canned">Canned response</label>
           <select id="canned" value="" onChange={(e) => void useCanned(e.target.value)}>
             <option value="">Insert…</option>

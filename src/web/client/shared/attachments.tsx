@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type DragEvent, type RefObject } from 'react';
 import { graphql } from '../gql/index.js';
 import { apiBase, request } from '../api.js';
 import type { ChatMessage } from './messages.js';
@@ -165,4 +165,40 @@ export function receiptText(status: number) {
   if (status >= 300) return { mark: '✓✓', label: 'Seen' };
   if (status >= 150) return { mark: '✓✓', label: 'Delivered' };
   return { mark: '✓', label: 'Sent' };
+}
+
+/** The hidden file input a 📎 button opens: the picked file goes to `onFile`, and the input is emptied for the next. */
+export function FilePicker({ inputRef, className, onFile }: { inputRef: RefObject<HTMLInputElement | null>; className: string; onFile: (file: File) => void }) {
+  return (
+    <input
+      ref={inputRef}
+      type="file"
+      className={className}
+      aria-label="Attach a file"
+      tabIndex={-1}
+      onChange={(e) => {
+        const file = e.target.files?.[0];
+        e.target.value = '';
+        if (file) onFile(file);
+      }}
+    />
+  );
+}
+
+/** Props that make an element take a dropped file (`dragging` says when one is over it). */
+export function dropTarget(enabled: boolean, setDragging: (over: boolean) => void, onFile: (file: File) => void) {
+  return {
+    onDragOver: (e: DragEvent) => {
+      if (!enabled) return;
+      e.preventDefault();
+      setDragging(true);
+    },
+    onDragLeave: () => setDragging(false),
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(false);
+      const file = e.dataTransfer.files?.[0];
+      if (file) onFile(file);
+    },
+  };
 }

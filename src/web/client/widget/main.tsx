@@ -1,7 +1,7 @@
 import { StrictMode, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { liveClient, request, setApiBase, subscribe } from '../api.js';
-import { Attachment, attachmentMessage, receiptText, refusal, upload } from '../shared/attachments.js';
+import { Attachment, attachmentMessage, dropTarget, FilePicker, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
@@ -263,18 +263,7 @@ function Widget({ projectId }: { projectId: string }) {
           role="dialog"
           aria-label="Chat with us"
           aria-modal="false"
-          onDragOver={(e) => {
-            if (!session || closed) return;
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setDragging(false);
-            const file = e.dataTransfer.files?.[0];
-            if (file) void attach(file);
-          }}
+          {...dropTarget(!!session && !closed, setDragging, (file) => void attach(file))}
         >
           <header className="sw-header">
             <h2>Chat with us</h2>
@@ -405,18 +394,7 @@ function Widget({ projectId }: { projectId: string }) {
               <label className="sw-visually-hidden" htmlFor="sw-text">
                 Your message
               </label>
-              <input
-                ref={picker}
-                type="file"
-                className="sw-visually-hidden"
-                aria-label="Attach a file"
-                tabIndex={-1}
-                onChange={(e) => {
-                  const file = e.target.files?.[0];
-                  e.target.value = '';
-                  if (file) void attach(file);
-                }}
-              />
+              <FilePicker inputRef={picker} className="sw-visually-hidden" onFile={(file) => void attach(file)} />
               <button type="button" className="sw-attach" aria-label="Attach a file or image" disabled={!session || inputDisabled} onClick={() => picker.current?.click()}>
                 📎
               </button>
