@@ -6,7 +6,7 @@ import { useSession } from './session.js';
 /**
  * Runs `onEvent` for each event of the project whose name `matches` (every teammate, request and
  * message change is one), and `onResync` after a reconnect that left no cursor to resume from.
- * Several events in a burst call `onEvent` once, a tenth of a second after the first.
+ * Several events in a burst call `onEvent` once, 25 ms after the first.
  */
 export function useProjectEvents(projectId: string, matches: (name: string) => boolean, onEvent: () => void) {
   const { live } = useSession();
@@ -19,7 +19,7 @@ export function useProjectEvents(projectId: string, matches: (name: string) => b
       timer = setTimeout(() => {
         timer = null;
         latest.current.onEvent();
-      }, 100);
+      }, 25);
     };
     const off = subscribe(
       live,
