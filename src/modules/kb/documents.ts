@@ -6,19 +6,8 @@ import type { RetrievedChunk } from './passage.js';
 // adds `loc`), the vector store and the retriever answer Documents whose metadata holds the chunk,
 // its content and the ranking signals, and the answer chain reads passages from them.
 
-/** What a retrieved chunk's Document says besides its text. */
-export interface ChunkMetadata {
-  chunkId: string;
-  contentId: string;
-  position: number;
-  contentName: string;
-  contentType: string;
-  source: string | null;
-  score: number;
-  coverage: number;
-  similarity: number | null;
-  learned?: string;
-}
+/** What a retrieved chunk's Document says besides its text: the chunk's fields, its id as `chunkId`. */
+export type ChunkMetadata = Omit<RetrievedChunk, 'id' | 'text'> & { chunkId: string };
 
 /** What a content's Document says besides its text (loaders.ts). */
 export interface ContentMetadata {
