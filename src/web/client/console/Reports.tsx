@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
-import { request } from '../api.js';
+import { ApiError, request } from '../api.js';
 import type { ConsoleReportsQuery } from '../gql/graphql.js';
 import { Reports as ReportsQuery } from './operations.js';
 import { useSession } from './session.js';
@@ -103,7 +103,10 @@ export function Reports({ projectId }: { projectId: string }) {
   const [from, setFrom] = useState(() => new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10));
   const [to, setTo] = useState(() => new Date().toISOString().slice(0, 10));
   useEffect(() => {
-    request(ReportsQuery, { project: projectId }, token).then(setData, (e: Error) => setError(e.message));
+    request(ReportsQuery, { project: projectId }, token).then(setData, (e: Error) =>
+      // The analytics are the admins': an agent is told so, not shown the API's refusal.
+      setError(e instanceof ApiError && e.code === 'FORBIDDEN' ? "Reports are for the project's admins and owner." : e.message),
+    );
   }, [projectId, token]);
 
   const perDay = useMemo(() => {
