@@ -4,10 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-// The extraction workers under the node flags `npm start` runs with: V8 flags are the whole
-// process's, worker threads included, and a young generation too large for a worker's heap limit
-// once made a document needing too much memory end the server (a fatal out-of-memory) instead of
-// its content (a 400).
+// The extraction readers under the node flags `npm start` runs with: when documents were read in
+// worker threads, V8 flags were the whole process's, and a young generation too large for a
+// thread's heap limit once made a document needing too much memory end the server (a fatal
+// out-of-memory) instead of its content (a 400). Readers are child processes now; this holds it.
 
 const root = path.resolve(import.meta.dirname, '..');
 const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;

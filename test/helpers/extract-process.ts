@@ -1,4 +1,4 @@
-// Reads a DOCX needing more memory than a 128 MB extraction worker has, in its own process, and
+// Reads a DOCX needing more memory than a 128 MB extraction reader has, in its own process, and
 // prints the outcome as one JSON line: for running the extraction worker under the node flags
 // `npm start` uses (kb-extract-flags.test.ts).
 import pino from 'pino';

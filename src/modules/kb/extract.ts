@@ -3,7 +3,7 @@ import { ExtractionError } from './extraction-error.js';
 import { normalizeText } from './text.js';
 
 // Readable text out of fetched or uploaded documents. HTML is read here, PDF and Word documents
-// by document-readers.ts; the server runs all three in worker threads (extraction-pool.ts).
+// by document-readers.ts; the server runs all three in child processes (extraction-pool.ts).
 
 export { ExtractionError, normalizeText };
 
@@ -65,7 +65,7 @@ const plainMediaTypes = new Set(['text/plain', 'text/markdown', 'text/x-markdown
 /** A document read off the event loop: parsing it may take seconds and much memory. */
 export type IsolatedDocument = { kind: 'pdf' | 'docx'; bytes: Uint8Array } | { kind: 'html'; html: string };
 
-/** Reads documents in worker threads (extraction-pool.ts). */
+/** Reads documents in child processes (extraction-pool.ts). */
 export interface DocumentReader {
   read(document: IsolatedDocument): Promise<ExtractedText>;
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../../infra/logger.js';
 import type { DocumentReader, ExtractedText, IsolatedDocument } from './extract.js';
 import { ExtractionError } from './extraction-error.js';
@@ -6,13 +6,16 @@ import type { ArchiveLimits } from './zip.js';
 
 // PDF.js, mammoth and the HTML parser run on the thread that calls them, synchronously for seconds
 // on a large document, with memory that grows with what the document expands to. So documents are
-// read in worker threads: the server's event loop never runs a parser, each thread's heap is
-// capped, and a document not read in time has its thread terminated. Threads are started on
-// demand, kept for the next document, and stopped when idle.
+// read in child processes: the server's event loop never runs a parser, each reader's heap is
+// capped, and a document not read in time has its reader killed. Processes, not worker threads: a
+// worker thread reaching its heap limit is meant to end alone, but V8 can still abort the whole
+// process from it (nodejs/node#47224; on Node 24 mammoth did so on every heavy DOCX), while a child
+// process's out-of-memory ends that child only. Readers are started on demand, kept for the next
+// document, and stopped when idle.
 
 export interface ExtractionLimits extends ArchiveLimits {
   timeoutMs: number;
-  /** Heap of each worker thread. */
+  /** Heap of each reader process. */
   maxMemoryMb: number;
   /** Documents read at once; more wait their turn. */
   workers: number;
@@ -30,11 +33,15 @@ const entry = new URL('./extraction-worker.mjs', import.meta.url);
 const idleMs = 30_000;
 // Loading the parsers (and TypeScript) takes a few seconds on a slow machine; a document's own deadline starts after.
 const startTimeoutMs = 60_000;
+// What V8 prints before it aborts a process that reached its heap limit.
+const outOfMemory = /heap out of memory|Reached heap limit/;
 
-class ExtractionThread {
-  private worker?: Worker;
-  private ready?: Promise<Worker>;
+class ExtractionProcess {
+  private child?: ChildProcess;
+  private ready?: Promise<ChildProcess>;
   private idle?: NodeJS.Timeout;
+  /** The end of the reader's stderr, to tell an out-of-memory from another crash. */
+  private stderr = '';
 
   constructor(
     private limits: ExtractionLimits,
@@ -44,8 +51,8 @@ class ExtractionThread {
   async read(request: Omit<ExtractionRequest, 'limits'>): Promise<ExtractedText> {
     clearTimeout(this.idle);
     try {
-      const worker = await this.start();
-      return await this.exchange(worker, request);
+      const child = await this.start();
+      return await this.exchange(child, request);
     } finally {
       this.idle = setTimeout(() => this.stop(), idleMs).unref();
     }
@@ -53,39 +60,46 @@ class ExtractionThread {
 
   stop() {
     clearTimeout(this.idle);
-    const worker = this.worker;
-    this.worker = undefined;
+    const child = this.child;
+    this.child = undefined;
     this.ready = undefined;
-    void worker?.terminate();
+    child?.kill('SIGKILL');
   }
 
-  private start(): Promise<Worker> {
-    this.ready ??= new Promise<Worker>((resolve, reject) => {
-      const worker = new Worker(entry, {
-        execArgv: [],
-        resourceLimits: { maxOldGenerationSizeMb: this.limits.maxMemoryMb },
+  private start(): Promise<ChildProcess> {
+    this.ready ??= new Promise<ChildProcess>((resolve, reject) => {
+      this.stderr = '';
+      const child = fork(entry, [], {
+        // Only the heap limit: the server's own flags (a larger young generation, inspectors) are not the reader's.
+        execArgv: [`--max-old-space-size=${this.limits.maxMemoryMb}`],
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
-      worker.unref();
-      this.worker = worker;
+      this.child = child;
+      child.unref();
+      child.channel?.unref();
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-4096)));
+      (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
       const timer = setTimeout(() => {
-        reject(new Error(`the extraction worker did not start within ${startTimeoutMs} ms`));
-        if (this.worker === worker) this.stop();
+        reject(new Error(`the extraction reader did not start within ${startTimeoutMs} ms`));
+        if (this.child === child) this.stop();
       }, startTimeoutMs);
-      worker.once('message', (message: { ready?: boolean }) => {
+      child.once('message', (message: { ready?: boolean }) => {
         clearTimeout(timer);
-        if (message?.ready) resolve(worker);
+        if (message?.ready) resolve(child);
       });
       // Always listened to: an unhandled 'error' event would end the server.
-      worker.on('error', (error) => {
+      child.on('error', (error) => {
         clearTimeout(timer);
-        reject(new Error(`the extraction worker could not start: ${error.message}`));
-        this.logger.warn({ err: error.message }, 'knowledge-base extraction worker failed');
+        reject(new Error(`the extraction reader could not start: ${error.message}`));
+        this.logger.warn({ err: error.message }, 'knowledge-base extraction reader failed');
       });
-      worker.once('exit', (code) => {
+      child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`the extraction worker stopped while starting (exit code ${code})`));
-        if (this.worker === worker) {
-          this.worker = undefined;
+        reject(new Error(`the extraction reader stopped while starting (${signal ?? `exit code ${code}`})`));
+        if (this.child === child) {
+          this.child = undefined;
           this.ready = undefined;
         }
       });
@@ -97,14 +111,13 @@ class ExtractionThread {
     return ready;
   }
 
-  private exchange(worker: Worker, request: Omit<ExtractionRequest, 'limits'>): Promise<ExtractedText> {
+  private exchange(child: ChildProcess, request: Omit<ExtractionRequest, 'limits'>): Promise<ExtractedText> {
     const { timeoutMs, maxMemoryMb } = this.limits;
     return new Promise<ExtractedText>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
       };
       const onMessage = (reply: ExtractionReply) => {
         if (reply.id !== request.id) return;
@@ -112,50 +125,42 @@ class ExtractionThread {
         if ('text' in reply) resolve({ title: reply.title, text: reply.text });
         else reject(reply.permanent ? new ExtractionError(reply.error) : new Error(reply.error));
       };
-      const onError = (error: Error & { code?: string }) => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         settle();
-        reject(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new ExtractionError(`the document needs more than ${maxMemoryMb} MB of memory to read`)
-            : new Error(`the extraction worker failed: ${error.message}`),
+        // stderr may still be draining when the process is reported gone.
+        setImmediate(() =>
+          reject(
+            outOfMemory.test(this.stderr) || signal === 'SIGABRT' || code === 134
+              ? new ExtractionError(`the document needs more than ${maxMemoryMb} MB of memory to read`)
+              : new Error(`the extraction reader stopped (${signal ?? `exit code ${code}`})`),
+          ),
         );
-      };
-      const onExit = (code: number) => {
-        settle();
-        reject(new Error(`the extraction worker stopped (exit code ${code})`));
       };
       const timer = setTimeout(() => {
         settle();
         this.stop();
         reject(new ExtractionError(`the document could not be read within ${timeoutMs} ms`));
       }, timeoutMs);
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
       const limits: ArchiveLimits = { maxBytes: this.limits.maxBytes, maxEntries: this.limits.maxEntries };
-      if (request.document.kind === 'html') {
-        worker.postMessage({ ...request, limits } satisfies ExtractionRequest);
-      } else {
-        // A copy the thread can own: the body may share its memory with other buffers.
-        const bytes = new Uint8Array(request.document.bytes);
-        worker.postMessage({ ...request, document: { kind: request.document.kind, bytes }, limits } satisfies ExtractionRequest, [bytes.buffer]);
-      }
+      child.send({ ...request, limits } satisfies ExtractionRequest);
     });
   }
 }
 
-/** Reads documents in worker threads, at most `workers` at a time. */
+/** Reads documents in child processes, at most `workers` at a time. */
 export class DocumentExtractor implements DocumentReader {
-  private free: ExtractionThread[];
-  private waiting: Array<(thread: ExtractionThread) => void> = [];
+  private free: ExtractionProcess[];
+  private waiting: Array<(thread: ExtractionProcess) => void> = [];
   private next = 0;
 
   constructor(limits: ExtractionLimits, logger: Logger) {
-    this.free = Array.from({ length: limits.workers }, () => new ExtractionThread(limits, logger));
+    this.free = Array.from({ length: limits.workers }, () => new ExtractionProcess(limits, logger));
   }
 
   async read(document: IsolatedDocument): Promise<ExtractedText> {
-    const thread = this.free.pop() ?? (await new Promise<ExtractionThread>((resolve) => this.waiting.push(resolve)));
+    const thread = this.free.pop() ?? (await new Promise<ExtractionProcess>((resolve) => this.waiting.push(resolve)));
     try {
       return await thread.read({ id: ++this.next, document });
     } finally {

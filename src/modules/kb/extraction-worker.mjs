@@ -1,5 +1,5 @@
-// Entry of an extraction worker thread (see extraction-pool.ts). A worker thread does not inherit
-// the TypeScript loader the server runs under, so it registers tsx before loading the worker itself.
+// Entry of an extraction reader process (see extraction-pool.ts). It is started without the
+// server's flags, so it registers the TypeScript loader before loading the reader itself.
 import { register } from 'tsx/esm/api';
 
 register();

@@ -1,14 +1,15 @@
-import { parentPort } from 'node:worker_threads';
 import { docxText, loadPdfParse, pdfText } from './document-readers.js';
 import { htmlText, type ExtractedText } from './extract.js';
 import { ExtractionError } from './extraction-error.js';
 import type { ExtractionReply, ExtractionRequest } from './extraction-pool.js';
 
-// One extraction worker thread: reads the documents it is sent, one at a time, and answers with
-// their text. Every parser is loaded before it says it is ready, so a document's deadline is spent
-// on the document alone.
+// One extraction reader process (a child of the server): reads the documents it is sent, one at a
+// time, and answers with their text. Every parser is loaded before it says it is ready, so a
+// document's deadline is spent on the document alone. It ends with the server: when the IPC channel
+// closes.
 
-const port = parentPort!;
+const send = (message: unknown) => process.send!(message);
+process.on('disconnect', () => process.exit(0));
 
 await loadPdfParse();
 
@@ -18,14 +19,14 @@ async function read({ document, limits }: ExtractionRequest): Promise<ExtractedT
   return document.kind === 'pdf' ? pdfText(bytes, limits) : { text: await docxText(bytes, limits) };
 }
 
-port.on('message', async (request: ExtractionRequest) => {
+process.on('message', async (request: ExtractionRequest) => {
   let reply: ExtractionReply;
   try {
     reply = { id: request.id, ...(await read(request)) };
   } catch (error) {
     reply = { id: request.id, error: (error as Error).message || String(error), permanent: error instanceof ExtractionError };
   }
-  port.postMessage(reply);
+  send(reply);
 });
 
-port.postMessage({ ready: true });
+send({ ready: true });

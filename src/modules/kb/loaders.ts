@@ -10,8 +10,8 @@ import { bodyText, fetchDocument } from './fetch.js';
 // A content's text as a LangChain document loader. Community loaders fetch with the global fetch
 // and parse on the event loop with no bound on what a document decompresses to, so the loader is
 // ours: urls are fetched through the outbound rules (every redirect hop checked, size and time
-// bounded: fetch.ts), HTML, PDF and DOCX are read in worker threads within the inflate and archive
-// limits (extraction-pool.ts); in those threads a PDF's pages are read by @langchain/community's
+// bounded: fetch.ts), HTML, PDF and DOCX are read in child processes within the inflate and archive
+// limits (extraction-pool.ts); in those processes a PDF's pages are read by @langchain/community's
 // WebPDFLoader, given our pdf-parse once its streams are checked (document-readers.ts).
 
 export interface LoaderSources {
