@@ -8,28 +8,21 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import { buildContext, type Context } from './context.js';
-import { AppError, bodyTooLarge } from './errors.js';
+import { AppError } from './errors.js';
 import { schema, restOptions } from './graphql/schema.js';
 import type { Infrastructure } from './infra/index.js';
-import { createRestApi, errorResponse } from './rest/plugin.js';
-import { createListener, fromLane, type NodeListener } from './http/listener.js';
+import { createRestApi } from './rest/plugin.js';
+import { createListener, type NodeListener } from './http/listener.js';
 import { restLane } from './http/rest-lane.js';
 import type { Yoga } from './http/yoga.js';
-import { claimedBy, claiming } from './http/claims.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
 import { clientAddress, contextAddress, contextIp, trustProxies, useClientAddress } from './http/client-address.js';
 import { apiBudget, rateLimitGate, type ApiBudget } from './http/rate-limit.js';
 import { idempotencyLane } from './http/idempotency.js';
 import { IdempotencyKeys } from './infra/idempotency.js';
-import { isFileRoute, useFileRoutes } from './modules/files/routes.js';
 import { createServices, type Services } from './services.js';
-import { createsSubscription, useHookSecretHeader } from './modules/webhooks/secret-header.js';
-import { setsDeviceCookie } from './modules/auth/device-cookie.js';
 import { useResponseCookies } from './http/response-cookies.js';
-import { useKbUpload } from './modules/kb/upload.js';
-import { useBotImportUpload } from './modules/bots/upload.js';
-import { takesArrayBody, useRequestArrayBodies } from './modules/requests/array-bodies.js';
 import { useLiveSubscriptions } from './realtime/plugin.js';
 import { healthLane, healthPaths, useHealth } from './http/health.js';
 import { webLane } from './web/serve.js';
@@ -52,43 +45,6 @@ export interface App {
   budget: ApiBudget;
 }
 
-/** Refuses bodies over the limit before anything reads them. */
-function useBodyLimit(limit: number): Plugin {
-  return {
-    onRequest({ request, endResponse }) {
-      const length = Number(request.headers.get('content-length') ?? 0);
-      if (length > limit) {
-        endResponse(errorResponse(bodyTooLarge(limit)));
-      }
-    },
-  };
-}
-
-/** One structured line per request: method, path, status, duration. Never headers or query strings. */
-function useRequestLog(infra: Infrastructure): Plugin {
-  const started = new WeakMap<Request, number>();
-  return {
-    onRequest({ request, serverContext }) {
-      // A lane that hands a request to yoga writes the request line itself.
-      if ((serverContext as Record<string, unknown> | undefined)?.[fromLane]) return;
-      started.set(request, performance.now());
-    },
-    onResponse({ request, response }) {
-      const start = started.get(request);
-      if (start === undefined) return;
-      infra.logger.info(
-        {
-          method: request.method,
-          path: new URL(request.url).pathname,
-          status: response.status,
-          ms: Math.round((performance.now() - start) * 10) / 10,
-        },
-        'request',
-      );
-    },
-  };
-}
-
 /**
  * Queries and mutations run as code compiled once per document (graphql-jit), which also writes
  * their JSON with a serialiser made for the document; subscriptions keep the reference executor.
@@ -106,13 +62,7 @@ export function buildApp(infra: Infrastructure): App {
   const nodeState = { ready: () => infra.ready(), draining: lifecycle.draining };
   const plugins = [
     useClientAddress(),
-    useRequestLog(infra),
     useResponseCompression(),
-    // Uploads have their own, larger limit (FILE_MAX_BYTES), enforced while reading them.
-    claiming(useFileRoutes(services), isFileRoute),
-    // Knowledge-base documents too (KB_FETCH_MAX_BYTES), so this comes before the general body limit.
-    useKbUpload(services),
-    useBodyLimit(config.bodyLimitBytes),
     useHealth(nodeState),
     EnvelopArmorPlugin({
       // Depth and cost are operation-limits.ts's: introspection does not count there.
@@ -129,14 +79,10 @@ export function buildApp(infra: Infrastructure): App {
     useReleaseOperationCaches(),
     // Subscriptions end when the caller's access to what they follow does; resumes are bounded.
     useLiveSubscriptions(services),
-    useBotImportUpload(),
-    claiming(useRequestArrayBodies(), takesArrayBody),
+    // Connects the /v3 route table to this pipeline; the REST lane serves it.
     rest.plugin,
-    claiming(useHookSecretHeader(), createsSubscription),
-    claiming(useResponseCookies(), setsDeviceCookie),
+    useResponseCookies(),
   ];
-  // The requests some plugin above serves or rewrites itself: the REST lane leaves them to yoga.
-  const claimedElsewhere = claimedBy(plugins);
   const yoga = createYoga<{ req?: IncomingMessage }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -163,11 +109,7 @@ export function buildApp(infra: Infrastructure): App {
     plugins,
   });
   const lanes = [
-    restLane({
-      rest,
-      bodyLimitBytes: config.bodyLimitBytes,
-      claimedElsewhere,
-    }),
+    restLane({ rest, bodyLimitBytes: config.bodyLimitBytes, logger: infra.logger }),
     graphqlLane({ yoga, endpoint: '/graphql', bodyLimitBytes: config.bodyLimitBytes }),
     chunkedBodyLane({ yoga, bodyLimitBytes: config.bodyLimitBytes }),
   ];
@@ -180,7 +122,6 @@ export function buildApp(infra: Infrastructure): App {
   // POSTs with an Idempotency-Key run through the lanes once, then answer again from the database.
   const keyed = idempotencyLane({
     lanes,
-    yoga,
     rest,
     keys: new IdempotencyKeys(infra.database.prisma, infra.logger),
     identify: (req) => services.auth.authenticate(req.headers.authorization ?? null, clientAddress(req)),
@@ -190,10 +131,9 @@ export function buildApp(infra: Infrastructure): App {
   // The browser clients' pages and bundles (src/web) answer before the API lanes.
   const answer = createListener([healthLane(nodeState), webLane(), keyed, ...lanes], yoga, infra.logger, gate, {
     cors: corsPolicy(config.http),
-    knownPaths: {
-      fixed: { ...healthPaths, '/graphql': ['GET', 'POST'], '/v3/openapi.json': ['GET'] },
-      answers: (method, pathname) => rest.match(method, pathname) !== null || claimedElsewhere(method, pathname),
-    },
+    // /v3 answers its own 405s (the REST lane, from the route table).
+    knownPaths: { fixed: { ...healthPaths, '/graphql': ['GET', 'POST'] }, answers: () => false },
+    bodyLimitBytes: config.bodyLimitBytes,
     draining: lifecycle.draining,
   });
   // Behind trusted proxies each request says whose address X-Forwarded-For names (TRUST_PROXY).

@@ -43,7 +43,7 @@ const upload = (path: string, bytes: Buffer, name: string, token: string | undef
   app.post(path, { token, body: form(bytes, name, clientType) });
 
 async function download(path: string, token: string, app = t) {
-  const response = await app.app.yoga.fetch(`http://localhost${path}`, { headers: { authorization: token } });
+  const response = await fetch(`${app.baseUrl}${path}`, { headers: { authorization: token } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 const q = (storagePath: string) => encodeURIComponent(storagePath);

@@ -201,7 +201,6 @@ describe('answers that are not kept', () => {
     const route: Lane = (req) => (req.url?.startsWith('/v3/') ? async () => ({ status: statuses[runs++] ?? 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run: runs }) }) : null);
     const keyed = idempotencyLane({
       lanes: [route],
-      yoga: t.app.yoga,
       rest: { match: () => null } as never,
       keys: new IdempotencyKeys(db(), t.infra.logger),
       identify: async (req: IncomingMessage) => ({ userId: String(req.headers.authorization) }),

@@ -18,6 +18,33 @@ export interface ProjectRoleScope {
 
 const botRefusal = 'a bot token may only post messages, update attributes and hand off in requests the bot takes part in';
 
+/** The `authenticated` scope: a signed-in caller. Bot principals are refused here, in one place. */
+export async function authenticated(ctx: Context): Promise<true> {
+  const principal = await ctx.principal();
+  if (!principal) throw unauthenticated();
+  if (principal.bot) throw forbidden(botRefusal);
+  return true;
+}
+
+/**
+ * The `projectRole` scope (what `minRole` asks for): at least `min` in the project, or a bot taking
+ * part in the request a field names. GraphQL fields and hand-written REST routes both check it here.
+ */
+export async function projectRole(ctx: Context, { projectId, min, botRequestId, ownerWhileDisabled }: ProjectRoleScope): Promise<true> {
+  const principal = await ctx.principal();
+  if (!principal) throw unauthenticated();
+  if (principal.bot) {
+    if (botRequestId === undefined || !(await ctx.services.bots.takesPart(principal.bot, projectId, botRequestId))) {
+      throw forbidden(botRefusal);
+    }
+    await ctx.services.projects.assertOpen(projectId);
+    return true;
+  }
+  const teammate = await ctx.teammate(projectId, { ownerCall: ownerWhileDisabled });
+  if (!teammate || !roleAtLeast(teammate.role, min)) throw forbidden();
+  return true;
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   Scalars: {
@@ -36,27 +63,8 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
     // Scope loaders throw our own errors so callers see 401 (no identity) apart from 403 (no right).
     authScopes: async (ctx) => ({
-      // Bot principals are refused here, in one place, except where a field names the request they may act in.
-      authenticated: async () => {
-        const principal = await ctx.principal();
-        if (!principal) throw unauthenticated();
-        if (principal.bot) throw forbidden(botRefusal);
-        return true;
-      },
-      projectRole: async ({ projectId, min, botRequestId, ownerWhileDisabled }) => {
-        const principal = await ctx.principal();
-        if (!principal) throw unauthenticated();
-        if (principal.bot) {
-          if (botRequestId === undefined || !(await ctx.services.bots.takesPart(principal.bot, projectId, botRequestId))) {
-            throw forbidden(botRefusal);
-          }
-          await ctx.services.projects.assertOpen(projectId);
-          return true;
-        }
-        const teammate = await ctx.teammate(projectId, { ownerCall: ownerWhileDisabled });
-        if (!teammate || !roleAtLeast(teammate.role, min)) throw forbidden();
-        return true;
-      },
+      authenticated: () => authenticated(ctx),
+      projectRole: (scope) => projectRole(ctx, scope),
     }),
     unauthorizedError: () => forbidden(),
   },

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import type { HandRoute } from '../rest/hand-route.js';
 
 // Fields every stored record shows. REST renames `revision` to `__v` (GraphQL cannot name it).
 
@@ -22,7 +23,12 @@ export function recordFields<T extends StoredRecord>(t: PothosSchemaTypes.Object
   };
 }
 
-/** REST routes of a module: `Query.field` or `Mutation.field` to method and /v3 path. */
+/**
+ * A /v3 route of a module. Most run a GraphQL field (`Query.field` or `Mutation.field` as key; SOFA
+ * makes their handler); a few are written by hand (`Route.name` as key, a `handle` of their own:
+ * uploads and downloads). Both kinds live in the module's `routes` map and in one route table
+ * (src/rest/table.ts), which is the only way into /v3 and what the OpenAPI document is built from.
+ */
 export interface RouteConfig {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -36,8 +42,17 @@ export interface RouteConfig {
    * as well as in the body, and the OpenAPI document declares both forms.
    */
   queryToo?: readonly string[];
+  /** The argument a bare JSON array body stands for (the object form stays valid). */
+  arrayBody?: string;
+  /** Also takes multipart/form-data: these parts, read as text, are the arguments of the same names. */
+  formParts?: readonly string[];
+  /** Response headers taken from the answer: header name to the answer's field. */
+  answerHeaders?: Readonly<Record<string, string>>;
 }
-export type RestRoutes = Record<string, RouteConfig>;
+
+export type { HandRoute };
+
+export type RestRoutes = Record<string, RouteConfig | HandRoute>;
 /** More routes for a field of RestRoutes (an older path, another method), served exactly as its route is. */
 export type RestAliases = Record<string, readonly RouteConfig[]>;
 

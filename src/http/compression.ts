@@ -1,7 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
-import { fromLane } from './from-lane.js';
 
 // Large JSON answers (lists, the OpenAPI document) go out compressed when the client accepts it.
 // Records do not: under 8 KB (a posted message with its request is about 5 KB) the saving is a few
@@ -51,9 +50,7 @@ export function varyOnEncoding(vary: string | null | undefined): string {
 /** The same for answers yoga writes (what no lane takes: GraphQL GET, the OpenAPI document...). */
 export function useResponseCompression(): Plugin {
   return {
-    async onResponse({ request, response, serverContext, setResponse }) {
-      // A lane that handed its request to yoga writes (and compresses) the answer itself.
-      if ((serverContext as Record<string, unknown> | undefined)?.[fromLane]) return;
+    async onResponse({ request, response, setResponse }) {
       const encoding = chooseEncoding(request.headers.get('accept-encoding') ?? undefined);
       const contentType = response.headers.get('content-type');
       if (!encoding || !response.body || !contentType || !compressible.test(contentType) || response.headers.get('content-encoding')) return;

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import type { Yoga } from './yoga.js';
 import type { Config } from '../config.js';
 import { AppError, badInput, bodyTooLarge } from '../errors.js';
 import type { IdempotencyKeys, KeyScope } from '../infra/idempotency.js';
 import type { Logger } from '../infra/logger.js';
-import { errorResponse, type RestApi } from '../rest/plugin.js';
-import { fromLane, type Lane } from './listener.js';
-import { readBodyBytes, replyOf, requestUrl, type Reply } from './node-request.js';
+import { errorResponse, noRoute, type RestApi } from '../rest/plugin.js';
+import type { Lane } from './listener.js';
+import { readBodyBytes, replyOf, type Reply } from './node-request.js';
 
 // `Idempotency-Key` on REST POSTs, as Stripe has it: the first answer to a caller's key is kept
 // for 24 hours and a retry with that key gets it again (same status and body, plus
@@ -15,9 +14,8 @@ import { readBodyBytes, replyOf, requestUrl, type Reply } from './node-request.j
 // body answers 422; while the first request runs, 409. Only final answers are kept: 2xx and 4xx,
 // but not 408, 425 or 429 (nor any 5xx), which a retry may get past.
 //
-// It is the first lane: it takes the keyed POSTs and runs them through the other lanes (or yoga)
-// itself, with the body it read to fingerprint them. Requests without the header cost one header
-// lookup. Calls without credentials (sign-up, sign-in: `/v3/auth/...`) have no caller to keep a key
+// It is the first lane: it takes the keyed POSTs and runs them through the other lanes itself,
+// with the body it read to fingerprint them. Requests without the header cost one header lookup. Calls without credentials (sign-up, sign-in: `/v3/auth/...`) have no caller to keep a key
 // for and pass through as if unkeyed.
 //
 // Exactly once across crashes: the key's claim, the request's writes and its kept answer commit in
@@ -28,9 +26,8 @@ import { readBodyBytes, replyOf, requestUrl, type Reply } from './node-request.j
 export const idempotencyHeader = 'idempotency-key';
 
 export interface IdempotencyLaneOptions {
-  /** The lanes after this one, and yoga for what none takes: where a keyed request runs. */
+  /** The lanes after this one: where a keyed request runs. */
   lanes: Lane[];
-  yoga: Yoga;
   /** The generated routes: a path's `project_id` scopes its keys. */
   rest: RestApi;
   keys: IdempotencyKeys;
@@ -78,7 +75,8 @@ async function keyed(options: IdempotencyLaneOptions, req: IncomingMessage, res:
   const scope: KeyScope = { caller: caller.userId, projectId: options.rest.match('POST', pathname)?.params.project_id ?? '', key };
   const fingerprint = { request: `POST ${url}`, bodyHash: bodyDigest(contentType, body) };
   // Only final answers are kept; the others roll back whatever the request wrote, and a retry runs it again.
-  const keep = (reply: Reply) => (reply.status < 500 && !notFinal.has(reply.status) ? { status: reply.status, headers: kept(reply.headers), body: reply.body } : null);
+  const keep = (reply: Reply) =>
+    typeof reply.body === 'string' && reply.status < 500 && !notFinal.has(reply.status) ? { status: reply.status, headers: kept(reply.headers), body: reply.body } : null;
   const outcome = await options.keys.once(scope, fingerprint, () => run(options, req, res, body), keep);
   switch (outcome.kind) {
     case 'ran':
@@ -110,20 +108,14 @@ function keyOf(header: string | string[]): string | AppError {
 
 const errorReply = (error: unknown) => replyOf(errorResponse(error));
 
-/** Runs a request whose body was read already: through the first lane that takes it, else yoga. */
+/** Runs a request whose body was read already, through the first lane that takes it (the REST lane takes every /v3 path). */
 async function run(options: IdempotencyLaneOptions, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<Reply> {
   const copy = withBody(req, body);
   for (const lane of options.lanes) {
     const next = lane(copy, res);
     if (next) return next();
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'connection' || name === 'transfer-encoding' || name === 'keep-alive') continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const request = new Request(requestUrl(req), { method: 'POST', headers, body: body.length ? (body as unknown as Uint8Array<ArrayBuffer>) : undefined });
-  return replyOf(await options.yoga.fetch(request as never, { req: copy, [fromLane]: true } as never));
+  return replyOf(noRoute('POST', (req.url ?? '/').split('?')[0]));
 }
 
 /** The same request again, its body to be read from `body` (the original's was read already). */

@@ -16,10 +16,6 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 /** The call a lane answers (a thunk producing the answer), or null to leave it to the next. */
 export type Lane = (req: IncomingMessage, res: ServerResponse) => (() => Promise<Reply>) | null;
 
-// Its own file, so the plugins that look for it need not import the listener.
-import { fromLane } from './from-lane.js';
-export { fromLane };
-
 /** The conventions every answer follows, whichever lane or yoga writes it. */
 export interface Conventions {
   cors: CorsPolicy;
@@ -27,6 +23,12 @@ export interface Conventions {
   knownPaths?: KnownPaths;
   /** True once the node is shutting down: answers then close their connections. */
   draining?: () => boolean;
+  /**
+   * The one body limit: a request declaring a longer body is answered 413 before anything reads
+   * it, and the lanes count chunked bodies against it as they read. Multipart bodies under /v3
+   * are the exception: their routes read them within their own limits (FILE_MAX_BYTES, KB_FETCH_MAX_BYTES).
+   */
+  bodyLimitBytes?: number;
 }
 
 const anyOrigin = corsPolicy({ corsOrigins: '*', corsMaxAgeSeconds: 600 });
@@ -37,7 +39,7 @@ const anyOrigin = corsPolicy({ corsOrigins: '*', corsMaxAgeSeconds: 600 });
  * (the rate limit) sees every other request first and may answer it; then the first lane that
  * takes a request answers it; a known path asked with a method it does not answer gets 405;
  * anything else goes to `fallback` (yoga). HEAD runs as GET: node leaves out the body it writes.
- * One request line per request, as yoga's own log plugin writes.
+ * One request line per request, whoever answers it.
  */
 export function createListener(
   lanes: Lane[],
@@ -46,7 +48,11 @@ export function createListener(
   gate?: RequestGate,
   conventions: Conventions = { cors: anyOrigin },
 ): NodeListener {
-  const { cors, knownPaths, draining } = conventions;
+  const { cors, knownPaths, draining, bodyLimitBytes } = conventions;
+  const overLimit = (req: IncomingMessage) =>
+    bodyLimitBytes !== undefined &&
+    Number(req.headers['content-length'] ?? 0) > bodyLimitBytes &&
+    !(/^multipart\//i.test(req.headers['content-type'] ?? '') && (req.url ?? '').startsWith('/v3/'));
 
   const handle = (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     const started = performance.now();
@@ -69,6 +75,11 @@ export function createListener(
       return;
     }
     if (limitHeaders) Object.assign(headers, limitHeaders);
+    if (overLimit(req)) {
+      req.resume();
+      void tooLargeReply(bodyLimitBytes!).then((reply) => answer(reply));
+      return;
+    }
     for (const lane of lanes) {
       const run = lane(req, res);
       if (!run) continue;
@@ -94,6 +105,7 @@ export function createListener(
       }
     }
     for (const name in headers) res.setHeader(name, headers[name]);
+    res.once('finish', () => logger.info({ method: req.method, path: pathOf(req), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request'));
     fallback(req, res);
   };
 
@@ -114,5 +126,6 @@ export const tooLargeReply = (limit: number) => replyOf(errorResponse(bodyTooLar
 
 /** Yoga's answer to a request a lane read the body of, then left to yoga. */
 export async function yogaReply(yoga: Yoga, view: NodeRequestView, req: IncomingMessage): Promise<Reply> {
-  return replyOf(await yoga.fetch(view.toFetchRequest() as never, { req, [fromLane]: true } as never));
+  // Without Accept-Encoding: the lane compresses what it writes (writeReply), yoga must not.
+  return replyOf(await yoga.fetch(view.toFetchRequest() as never, { req } as never));
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { compress, compressionThresholdBytes, varyOnEncoding, worthCompressing, type Encoding } from './compression.js';
 
 // Node's request as much of the Fetch API as our handlers read, and the other way back: the direct
@@ -20,6 +21,9 @@ export class NodeHeaders {
     for (const name of Object.keys(this.raw)) callback(this.get(name)!, name);
   }
 }
+
+/** Headers a lane does not hand on to yoga: the body is read, and the lane encodes the answer itself. */
+const notForwarded = new Set(['content-length', 'transfer-encoding', 'connection', 'accept-encoding']);
 
 /** A node request whose body (if any) was read already. */
 export class NodeRequestView {
@@ -45,7 +49,7 @@ export class NodeRequestView {
   toFetchRequest(): Request {
     const headers = new Headers();
     this.headers.forEach((value, name) => {
-      if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') headers.set(name, value);
+      if (!notForwarded.has(name)) headers.set(name, value);
     });
     return new Request(this.url, { method: this.method, headers, body: this.raw });
   }
@@ -90,11 +94,11 @@ export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buff
   });
 }
 
-/** An answer before it is written: what the lanes produce. */
+/** An answer before it is written: what the lanes produce. A stream (a file) is piped as it comes. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | Readable;
 }
 
 export async function replyOf(response: Response): Promise<Reply> {
@@ -109,6 +113,14 @@ export async function replyOf(response: Response): Promise<Reply> {
  * JSON answer goes out compressed; null (accepts none) still marks such an answer as varying by it.
  */
 export function writeReply(res: ServerResponse, reply: Reply, encoding?: Encoding | null) {
+  if (typeof reply.body !== 'string') {
+    const stream = reply.body;
+    res.writeHead(reply.status, reply.headers);
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+    return;
+  }
   // Encoded once, outside the JavaScript heap: the length and the socket both read these bytes
   // (a string would be encoded once to measure it and again to write it).
   const body = Buffer.from(reply.body, 'utf8');

@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { HandRoute, RouteAnswer } from './hand-route.js';
+import { errorResponseRefs } from './openapi/shared.js';
+import { restBasePath } from './base-path.js';
 
 // The documentation page at /v3/docs: Swagger UI over /v3/openapi.json, its scripts and styles
 // served from the swagger-ui-dist package so the page works with no internet. The page's own
@@ -59,15 +63,62 @@ const read = (name: string) => {
   return file;
 };
 
-/** The page or one of its assets for a path under `base` (`/v3/docs`, `/v3/docs/x`), or null when it is neither. */
-export async function docsResponse(base: string, pathname: string): Promise<Response | null> {
-  if (pathname === `${base}/docs`) return new Response(page(base), { headers: { 'content-type': 'text/html; charset=utf-8' } });
-  if (!pathname.startsWith(`${base}/docs/`)) return null;
-  const name = pathname.slice(`${base}/docs/`.length);
-  if (name === 'init.js') return new Response(init(base), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
-  const type = assets[name];
-  if (!type) return null;
-  return new Response(new Uint8Array(await read(name)), {
-    headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
-  });
+const answerOf = (response: { text: string; type: string } | { bytes: Buffer; type: string }): RouteAnswer =>
+  'text' in response
+    ? { text: response.text, headers: { 'content-type': response.type } }
+    : {
+        stream: Readable.from([response.bytes]),
+        headers: { 'content-type': response.type, 'content-length': String(response.bytes.length), 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
+      };
+
+const page200 = (description: string, type: string) => ({
+  200: { description, content: { [type.split(';')[0]]: { schema: { type: 'string' } } } },
+  ...errorResponseRefs,
+});
+
+/**
+ * The REST face's own routes: this document (`documentJson` gives it, made once) and its page with
+ * each asset by name (a `:asset` parameter would make every `/:project_id/x` path ambiguous).
+ */
+export function documentationRoutes(documentJson: () => string): Record<string, HandRoute> {
+  const routes: Record<string, HandRoute> = {
+    'Route.openApiDocument': {
+      method: 'GET',
+      path: '/openapi.json',
+      auth: 'anyone',
+      body: 'none',
+      handle: async () => ({ text: documentJson(), headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      operation: {
+        summary: 'This document',
+        tags: ['Documentation'],
+        security: [{}],
+        responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...errorResponseRefs },
+      },
+    },
+    'Route.documentationPage': {
+      method: 'GET',
+      path: '/docs',
+      auth: 'anyone',
+      body: 'none',
+      handle: async () => answerOf({ text: page(restBasePath), type: 'text/html; charset=utf-8' }),
+      operation: {
+        summary: 'The documentation page',
+        description: 'Swagger UI over this document, served with its assets (works offline).',
+        tags: ['Documentation'],
+        security: [{}],
+        responses: page200('The page.', 'text/html'),
+      },
+    },
+  };
+  for (const [name, type] of docsAssets) {
+    routes[`Route.documentationAsset_${name.replace(/\W/g, '_')}`] = {
+      method: 'GET',
+      path: `/docs/${name}`,
+      auth: 'anyone',
+      body: 'none',
+      handle: async () => answerOf(name === 'init.js' ? { text: init(restBasePath), type } : { bytes: await read(name), type }),
+      operation: { summary: `Documentation page asset ${name}`, tags: ['Documentation'], security: [{}], responses: page200('The asset.', type) },
+    };
+  }
+  return routes;
 }

@@ -24,3 +24,24 @@ export function withRestNames(document: DocumentNode): DocumentNode {
 export function restDocument(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
   return withRestNames(withRestViews(schema, withoutNestedArguments(document)));
 }
+
+/** Fields of stored records that are the server's own: never in a REST answer. */
+const internalFields = new Set(['v', 'indexSeq', 'file']);
+
+/**
+ * A value a hand-written route answers, as REST shows records (a GraphQL selection does it for the
+ * generated routes): each stored record in it (an object with `id` and `v`) gets `_id` and `__v`,
+ * without the server's own fields. Anything else is left as it is.
+ */
+export function restRecord(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(restRecord);
+  if (!value || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const record = value as Record<string, unknown>;
+  const isRecord = 'id' in record && 'v' in record;
+  const shown = Object.fromEntries(
+    Object.entries(record)
+      .filter(([key]) => !isRecord || !internalFields.has(key))
+      .map(([key, field]) => [key, restRecord(field)]),
+  );
+  return isRecord ? { _id: record.id, ...shown, __v: record.v } : shown;
+}

@@ -249,7 +249,7 @@ export const routes: RestRoutes = {
   'Query.intents': { method: 'GET', path: '/:project_id/faq' },
   'Query.intent': { method: 'GET', path: '/:project_id/faq/:id' },
   'Mutation.createBot': { method: 'POST', path: '/:project_id/bots' },
-  'Mutation.importBot': { method: 'POST', path: '/:project_id/bots/importjson/:id', queryToo: ['create', 'replace', 'overwrite'] },
+  'Mutation.importBot': { method: 'POST', path: '/:project_id/bots/importjson/:id', queryToo: ['create', 'replace', 'overwrite'], formParts: ['uploadFile'] },
   'Mutation.forkBot': { method: 'POST', path: '/:project_id/bots/fork/:id', queryToo: ['public', 'projectid'] },
   'Mutation.updateBot': { method: 'PUT', path: '/:project_id/bots/:id' },
   'Mutation.deleteBot': { method: 'DELETE', path: '/:project_id/bots/:id' },

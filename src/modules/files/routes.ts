@@ -1,21 +1,12 @@
-import { Readable } from 'node:stream';
-import type { Plugin } from 'graphql-yoga';
-import { AppError, unauthenticated } from '../../errors.js';
-import { errorResponse } from '../../rest/plugin.js';
-import { addressOf } from '../../http/client-address.js';
-import type { Services } from '../../services.js';
+import type { HandRoute, RouteCall, RouteOperation } from '../../rest/hand-route.js';
+import { errorResponseRefs } from '../../rest/openapi/shared.js';
+import type { JsonSchema } from '../../rest/openapi/json-schema.js';
 import { isActiveContent } from './content-type.js';
 import { readUpload } from './multipart.js';
 
-// Upload and download routes: multipart and binary bodies, which SOFA cannot generate.
-// Same services, credentials and error bodies as the rest of /v3.
-
-type Handler = (request: Request, url: URL, params: string[]) => Promise<Response>;
-interface Route {
-  method: string;
-  pattern: RegExp;
-  handle: Handler;
-}
+// Upload and download routes: multipart and binary bodies, which SOFA cannot generate. Declared in
+// the files module's `routes` map (schema.ts) beside its generated route; any signed-in caller may
+// call them, the service deciding what each may read or write (its own files, its projects').
 
 function contentDisposition(kind: 'inline' | 'attachment', storagePath: string) {
   const name = storagePath.split('/').pop() ?? 'file';
@@ -23,79 +14,110 @@ function contentDisposition(kind: 'inline' | 'attachment', storagePath: string) 
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** The method and path of each route below, for the REST face's direct lane to leave alone. */
-const filePaths = {
-  uploadFile: ['POST', /^\/v3\/files\/users$/],
-  uploadImage: ['POST', /^\/v3\/images\/users$/],
-  file: ['GET', /^\/v3\/files$/],
-  download: ['GET', /^\/v3\/files\/download$/],
-  image: ['GET', /^\/v3\/images$/],
-  remove: ['DELETE', /^\/v3\/files$/],
-  uploadToProject: ['POST', /^\/v3\/([^/]+)\/files$/],
-} satisfies Record<string, [string, RegExp]>;
+const received = ({ ctx, request }: RouteCall) => () => readUpload(request, ctx.services.files.limits.maxBytes);
+const caller = async ({ ctx }: RouteCall) => (await ctx.principal())!;
 
-/** True when these routes answer `method` `pathname` (no trailing slash). */
-export function isFileRoute(method: string, pathname: string) {
-  return Object.values(filePaths).some(([m, pattern]) => m === method && pattern.test(pathname));
-}
-
-export function useFileRoutes(services: Services): Plugin {
-  const { auth, files, infra } = services;
-
-  const caller = async (request: Request) => {
-    const principal = await auth.authenticate(request.headers.get('authorization'), addressOf(request));
-    if (!principal) throw unauthenticated();
-    return principal;
-  };
-  const receive = (request: Request) => () => readUpload(request, files.limits.maxBytes);
-
-  const serve = (disposition: 'inline' | 'attachment', image = false): Handler => async (request, url) => {
-    const { file, stream } = await files.open(await caller(request), url.searchParams.get('path'), { image });
+const served =
+  (disposition: 'inline' | 'attachment', image = false) =>
+  async (call: RouteCall) => {
+    const { file, stream } = await call.ctx.services.files.open(await caller(call), call.query.get('path'), { image });
     // Pages and SVG would run in our origin if rendered: they are only ever downloaded.
     const kind = disposition === 'attachment' || isActiveContent(file.contentType) ? 'attachment' : 'inline';
-    return new Response(Readable.toWeb(stream) as ReadableStream, {
-      status: 200,
+    return {
+      stream,
       headers: {
-        'Content-Type': file.contentType.startsWith('text/') ? `${file.contentType}; charset=utf-8` : file.contentType,
-        'Content-Length': String(file.size),
-        'Content-Disposition': contentDisposition(kind, file.path),
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-        'Cache-Control': 'private, max-age=3600',
+        'content-type': file.contentType.startsWith('text/') ? `${file.contentType}; charset=utf-8` : file.contentType,
+        'content-length': String(file.size),
+        'content-disposition': contentDisposition(kind, file.path),
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+        'cache-control': 'private, max-age=3600',
       },
-    });
+    };
   };
 
-  const handlers: Record<keyof typeof filePaths, Handler> = {
-    uploadFile: async (request) => Response.json(await files.uploadFile(await caller(request), receive(request))),
-    uploadImage: async (request) => Response.json(await files.uploadImage(await caller(request), receive(request))),
-    file: serve('inline'),
-    download: serve('attachment'),
-    image: serve('inline', true),
-    remove: async (request, url) => Response.json(await files.remove(await caller(request), url.searchParams.get('path'))),
-    uploadToProject: async (request, _url, [projectId]) =>
-      Response.json(await files.uploadToProject(projectId, await caller(request), receive(request))),
-  };
-  const routes: Route[] = (Object.keys(filePaths) as Array<keyof typeof filePaths>).map((name) => ({
-    method: filePaths[name][0],
-    pattern: filePaths[name][1],
-    handle: handlers[name],
-  }));
+const json = (schema: JsonSchema, description = 'The result.') => ({ description, content: { 'application/json': { schema } } });
+const binary = (description: string) => ({ description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } });
+const filePath = { name: 'path', in: 'query', required: true, schema: { type: 'string' }, description: 'The `filename` an upload answered.' };
+const uploadBody = (what: string) => ({
+  required: true,
+  content: {
+    'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: what } }, required: ['file'] } },
+  },
+});
+const operation = (summary: string, description: string, rest: Partial<RouteOperation>): RouteOperation => ({ summary, description, tags: ['Files'], ...rest });
+const answersUpload = { responses: { 200: json({ $ref: '#/components/schemas/FileUploaded' }), ...errorResponseRefs } };
 
-  return {
-    async onRequest({ request, url, endResponse }) {
-      const pathname = url.pathname.replace(/(.)\/+$/, '$1');
-      for (const route of routes) {
-        const match = route.pattern.exec(pathname);
-        if (!match || route.method !== request.method) continue;
-        try {
-          endResponse(await route.handle(request, url, match.slice(1)));
-        } catch (error) {
-          if (!(error instanceof AppError)) infra.logger.error({ err: error, path: pathname }, 'file route failed');
-          endResponse(errorResponse(error));
-        }
-        return;
-      }
-    },
-  };
-}
+export const fileRoutes: Record<string, HandRoute> = {
+  'Route.uploadFile': {
+    method: 'POST',
+    path: '/files/users',
+    auth: 'signed-in',
+    body: 'multipart',
+    handle: async (call) => ({ json: await call.ctx.services.files.uploadFile(await caller(call), received(call)) }),
+    operation: operation('Upload a file', "Stores a file (part `file`) in the caller's space; FILE_MAX_BYTES limits it.", { requestBody: uploadBody('The file.'), ...answersUpload }),
+  },
+  'Route.uploadImage': {
+    method: 'POST',
+    path: '/images/users',
+    auth: 'signed-in',
+    body: 'multipart',
+    handle: async (call) => ({ json: await call.ctx.services.files.uploadImage(await caller(call), received(call)) }),
+    operation: operation('Upload an image', "Stores an image (part `file`) and its thumbnail in the caller's space.", { requestBody: uploadBody('The image.'), ...answersUpload }),
+  },
+  'Route.uploadProjectFile': {
+    method: 'POST',
+    path: '/:project_id/files',
+    auth: 'signed-in',
+    body: 'multipart',
+    handle: async (call) => ({ json: await call.ctx.services.files.uploadToProject(call.params.project_id, await caller(call), received(call)) }),
+    operation: operation('Upload a file to a project', "Stores a file in the project's space, readable by its teammates.", {
+      requestBody: uploadBody('The file.'),
+      ...answersUpload,
+    }),
+  },
+  'Route.readFile': {
+    method: 'GET',
+    path: '/files',
+    auth: 'signed-in',
+    body: 'none',
+    handle: served('inline'),
+    operation: operation('Read a file', 'The file inline (pages and SVG are always attachments).', {
+      parameters: [filePath],
+      responses: { 200: binary('The file, with its own content type.'), ...errorResponseRefs },
+    }),
+  },
+  'Route.deleteFile': {
+    method: 'DELETE',
+    path: '/files',
+    auth: 'signed-in',
+    body: 'none',
+    handle: async (call) => ({ json: await call.ctx.services.files.remove(await caller(call), call.query.get('path')) }),
+    operation: operation('Delete a file', 'Deletes a file (and its thumbnail).', {
+      parameters: [filePath],
+      responses: { 200: json({ $ref: '#/components/schemas/FileDeleted' }), ...errorResponseRefs },
+    }),
+  },
+  'Route.downloadFile': {
+    method: 'GET',
+    path: '/files/download',
+    auth: 'signed-in',
+    body: 'none',
+    handle: served('attachment'),
+    operation: operation('Download a file', 'The file as an attachment.', {
+      parameters: [filePath],
+      responses: { 200: binary('The file, with its own content type.'), ...errorResponseRefs },
+    }),
+  },
+  'Route.readImage': {
+    method: 'GET',
+    path: '/images',
+    auth: 'signed-in',
+    body: 'none',
+    handle: served('inline', true),
+    operation: operation('Read an image', 'An uploaded image (or its thumbnail) inline.', {
+      parameters: [filePath],
+      responses: { 200: binary('The image.'), ...errorResponseRefs },
+    }),
+  },
+};

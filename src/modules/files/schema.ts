@@ -1,5 +1,6 @@
 import { builder, type RestRoutes } from '../../graphql/record.js';
 import type { FileLimits } from './service.js';
+import { fileRoutes } from './routes.js';
 
 // What an upload may be, for clients to refuse a file before sending it (the server refuses it
 // anyway: 413 past the size, 400 naming `file` for a type outside the list).
@@ -24,4 +25,5 @@ builder.queryField('fileLimits', (t) =>
 
 export const routes: RestRoutes = {
   'Query.fileLimits': { method: 'GET', path: '/files/limits' },
+  ...fileRoutes,
 };

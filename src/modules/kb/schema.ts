@@ -10,6 +10,7 @@ import type { FeedbackOutcome, PhrasingRecord } from './learning.js';
 import type { QaPiece, QaResult } from './qa.js';
 import { draftStream, type AnswerDraft } from './answer-drafts.js';
 import { memberOf } from '../requests/actor.js';
+import { uploadKbContent } from './upload.js';
 import type { KbFeedback as KbFeedbackRecord } from '../../generated/prisma/client.js';
 import type { PreviewSettings } from './settings.js';
 import type { SitemapResult } from './sitemap.js';
@@ -526,5 +527,6 @@ export const routes: RestRoutes = {
   'Mutation.deleteKbPhrasing': { method: 'DELETE', path: '/:project_id/kb/:content_id/phrasings/:phrasing_id' },
   'Mutation.kbRateAnswer': { method: 'POST', path: '/:project_id/requests/:request_id/messages/:message_id/kb_feedback' },
   'Mutation.createKbContent': { method: 'POST', path: '/:project_id/kb' },
+  'Route.uploadKbContent': uploadKbContent,
   'Mutation.deleteKbContent': { method: 'DELETE', path: '/:project_id/kb/:content_id' },
 };

@@ -151,6 +151,6 @@ export const routes: RestRoutes = {
   'Query.messages': { method: 'GET', path: '/:project_id/requests/:request_id/messages' },
   'Query.message': { method: 'GET', path: '/:project_id/requests/:request_id/messages/:message_id' },
   'Mutation.sendMessage': { method: 'POST', path: '/:project_id/requests/:request_id/messages' },
-  'Mutation.importMessages': { method: 'POST', path: '/:project_id/requests/:request_id/messages/multi' },
+  'Mutation.importMessages': { method: 'POST', path: '/:project_id/requests/:request_id/messages/multi', arrayBody: 'messages' },
   'Mutation.acknowledgeMessage': { method: 'PUT', path: '/:project_id/requests/:request_id/messages/:message_id/status' },
 };

@@ -75,7 +75,7 @@ export const routes: RestRoutes = {
   'Mutation.takeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/take' },
   'Mutation.addRequestParticipant': { method: 'POST', path: '/:project_id/requests/:request_id/participants' },
   'Mutation.removeRequestParticipant': { method: 'DELETE', path: '/:project_id/requests/:request_id/participants' },
-  'Mutation.setRequestParticipants': { method: 'PUT', path: '/:project_id/requests/:request_id/participants' },
+  'Mutation.setRequestParticipants': { method: 'PUT', path: '/:project_id/requests/:request_id/participants', arrayBody: 'participants' },
 };
 
 /** The paths the official JavaScript SDK calls: `assign`, and the participant in the path. */

@@ -245,7 +245,9 @@ export const routes: RestRoutes = {
   'Query.webhookSubscriptions': { method: 'GET', path: '/:project_id/subscriptions' },
   'Query.webhookSubscription': { method: 'GET', path: '/:project_id/subscriptions/:id' },
   'Query.webhookDeliveries': { method: 'GET', path: '/:project_id/subscriptions/:id/deliveries' },
-  'Mutation.createWebhookSubscription': { method: 'POST', path: '/:project_id/subscriptions' },
+  // Legacy clients read the new subscription's `secret` (the value deliveries carry in that header,
+  // never the signing key) from the x-hook-secret response header.
+  'Mutation.createWebhookSubscription': { method: 'POST', path: '/:project_id/subscriptions', answerHeaders: { 'x-hook-secret': 'secret' } },
   'Mutation.updateWebhookSubscription': { method: 'PUT', path: '/:project_id/subscriptions/:id', keepsNull: ['throttle'] },
   'Mutation.deleteWebhookSubscription': { method: 'DELETE', path: '/:project_id/subscriptions/:id' },
   'Mutation.rotateWebhookSubscriptionSecret': { method: 'POST', path: '/:project_id/subscriptions/:id/rotate' },

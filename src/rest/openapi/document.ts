@@ -1,7 +1,7 @@
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { Kind, isInputObjectType, isListType, isNonNullType, getNullableType, type FieldNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
 import { createSofa } from 'sofa-api';
-import type { RestAliases, RouteConfig } from '../../graphql/record.js';
+import type { RestAliases, RestRoutes, RouteConfig } from '../../graphql/record.js';
 import { errorStatus } from '../../errors.js';
 import { restDocument } from '../shape.js';
 import { restOutputType } from '../../graphql/partial-results.js';
@@ -16,7 +16,7 @@ import { errorBodySchema, errorResponses, errorResponseRefs, securitySchemes, an
 // for POST/PUT/PATCH, the query string otherwise), the hand-written routes, and the one error body.
 
 export interface DocumentOptions {
-  routes: Record<string, RouteConfig>;
+  routes: RestRoutes;
   aliases?: RestAliases;
   title: string;
   version: string;
@@ -144,7 +144,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, options: DocumentOpt
   for (const route of documentedRoutes(schema, options.routes, options.aliases)) {
     add(route.method, route.path, describeRoute(schema, route, collector, sofa, options.basePath));
   }
-  handWrittenOperations(paths);
+  handWrittenOperations(paths, options.routes, options.aliases);
   const scalars = scalarComponents(collector.usedScalars().map((name) => schema.getType(name)!));
   const usedTags = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])));
   return {

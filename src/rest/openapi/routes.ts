@@ -1,5 +1,5 @@
 import { isNonNullType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
-import type { RestAliases, RouteConfig } from '../../graphql/record.js';
+import type { RestAliases, RestRoutes, RouteConfig } from '../../graphql/record.js';
 
 // Every generated route the REST face answers: the configured ones, SOFA's default route of a
 // field with none (sofa-api's getPath), and the aliases, each with the field it runs.
@@ -26,12 +26,13 @@ function defaultRoute(kind: 'query' | 'mutation', field: GraphQLField<unknown, u
   return { method: kind === 'query' ? 'GET' : 'POST', path: `/${paramCase(field.name)}${hasId ? '/:id' : ''}` };
 }
 
-export function documentedRoutes(schema: GraphQLSchema, routes: Record<string, RouteConfig>, aliases: RestAliases = {}): DocumentedRoute[] {
+export function documentedRoutes(schema: GraphQLSchema, routes: RestRoutes, aliases: RestAliases = {}): DocumentedRoute[] {
   const result: DocumentedRoute[] = [];
   for (const [kind, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
     for (const field of Object.values(type?.getFields() ?? {})) {
       const key = `${type!.name}.${field.name}`;
-      const config = routes[key];
+      // Fields' routes only: a route written by hand has a `Route.` key.
+      const config = routes[key] as RouteConfig | undefined;
       const { method, path } = config ?? defaultRoute(kind, field);
       const route = { key, field, kind, method, path, config };
       result.push(route);

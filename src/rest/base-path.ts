@@ -1,0 +1,2 @@
+/** Where the REST face is served. */
+export const restBasePath = '/v3';
