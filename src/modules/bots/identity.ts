@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import type { Bot, User } from '../../generated/prisma/client.js';
+import { Prisma, type Bot, type User } from '../../generated/prisma/client.js';
 import { actorAccount } from '../auth/actor-account.js';
 import { newSecret } from '../webhooks/signature.js';
 
@@ -8,10 +8,23 @@ import { newSecret } from '../webhooks/signature.js';
 
 const audiencePrefix = 'bots/';
 
-/** The sender id a bot's messages carry, and the principal id of a bot token. */
-export const botSender = (botId: string) => `bot_${botId}`;
+/** What a bot's sender id starts with (for database filters; `isBotSender` elsewhere). */
+export const botSenderPrefix = 'bot_';
+const senderPrefix = botSenderPrefix;
 
-export const isBotSender = (sender: string) => sender.startsWith('bot_');
+/** The sender id a bot's messages carry, and the principal id of a bot token. */
+export const botSender = (botId: string) => `${senderPrefix}${botId}`;
+
+export const isBotSender = (sender: string) => sender.startsWith(senderPrefix);
+
+/** The bot id of a bot's sender id (`bot_<id>`), or null for a user id. */
+export const botIdOf = (sender: string): string | null => (isBotSender(sender) ? sender.slice(senderPrefix.length) : null);
+
+/** SQL: whether the text `column` holds a bot's sender id. */
+export const isBotSenderSql = (column: Prisma.Sql) => Prisma.sql`starts_with(${column}, ${senderPrefix})`;
+
+/** SQL: the sender id of the bot whose id is `column`. */
+export const botSenderSql = (column: Prisma.Sql) => Prisma.sql`(${senderPrefix} || ${column})`;
 
 /**
  * A secret in the Standard Webhooks format: it signs the bot's JWTs and the messages POSTed to an

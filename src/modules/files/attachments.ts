@@ -4,6 +4,7 @@ import { scopeCondition, scopeFor } from '../requests/access.js';
 import { viewerOf } from '../requests/store.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import { roleAtLeast, roles } from '../teammates/roles.js';
+import { botSenderSql } from '../bots/identity.js';
 
 // Which project files a visitor (role user or guest) may read besides their own uploads: those
 // attached to a conversation they can see. A file is attached when a message visible to them
@@ -58,7 +59,7 @@ export async function isAttachedFor(
         OR EXISTS (SELECT 1 FROM "ProjectUser" pu
           WHERE pu."id_project" = m."id_project" AND pu."id_user" = m."createdBy"
             AND pu."role" IN (${Prisma.join(teamRoles)}))
-        OR EXISTS (SELECT 1 FROM "Bot" b WHERE b."id_project" = m."id_project" AND 'bot_' || b."id" = m."createdBy"))
+        OR EXISTS (SELECT 1 FROM "Bot" b WHERE b."id_project" = m."id_project" AND ${botSenderSql(Prisma.sql`b."id"`)} = m."createdBy"))
     LIMIT 20`;
   return rows.some(({ src }) => names.some((name) => namesFile(src, name, canonical)));
 }

@@ -6,7 +6,7 @@ import { inRequestTransaction } from '../../infra/request-transaction.js';
 import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
-import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, type FallbackReason, type MessageDraft } from './rules.js';
+import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, messageRowColumns, type FallbackReason, type MessageDraft } from './rules.js';
 
 // The common message post, written in batches: a message to an existing, open request the caller
 // surely may write to, and which changes nothing on the request (see `MessageService.afterMessage`).
@@ -92,6 +92,13 @@ const fallback = Prisma.sql`CASE ${Prisma.join(
   ' ',
 )} END`;
 
+// The batch's input rows: each post's message row (rules.ts), its id and place, and who posts.
+const inputColumns = { i: 'int', id: 'text', ...messageRowColumns, kind: 'text', teammate: 'text', user: 'text' } as const;
+const inputRecord = Prisma.raw(Object.entries(inputColumns).map(([name, type]) => `"${name}" ${type}`).join(', '));
+const messageColumns = ['id', ...Object.keys(messageRowColumns)];
+const insertColumns = Prisma.raw(messageColumns.map((name) => `"${name}"`).join(', '));
+const insertValues = Prisma.raw(messageColumns.map((name) => `x."${name}"`).join(', '));
+
 function statement(projectId: string, posts: Waiting[], now: Date) {
   const rows = posts.map((post, k) => {
     const author = authorParams(post.actor);
@@ -121,21 +128,15 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
   const events = rows.map((row) => pendingEvent(messageCreated(row), now));
   return Prisma.sql`${Prisma.raw(prepared)}
     WITH "input" AS MATERIALIZED (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("i" int, "id" text, "id_project" text,
-        "request_id" text, "recipient" text, "sender" text, "senderFullname" text, "text" text, "type" text,
-        "metadata" jsonb, "attributes" jsonb, "hidden" boolean, "status" int, "createdBy" text, "createdAt" timestamp(3),
-        "kind" text, "teammate" text, "user" text)),
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${inputRecord})),
     "request" AS (
       SELECT r.*, x."i" AS "item", ${fallback} AS "fallback"
       FROM "input" x JOIN "Request" r ON r."id_project" = ${projectId} AND r."request_id" = x."request_id"
       ORDER BY r."id", x."i"
       FOR UPDATE OF r),
     "message" AS (
-      INSERT INTO "Message" ("id", "id_project", "request_id", "sender", "senderFullname", "recipient", "status", "text",
-        "type", "metadata", "attributes", "hidden", "receipts", "createdBy", "createdAt", "updatedAt", "v")
-      SELECT x."id", x."id_project", x."request_id", x."sender", x."senderFullname", x."recipient", x."status",
-        x."text", x."type", x."metadata", x."attributes", x."hidden", '{}'::jsonb, x."createdBy",
-        x."createdAt", ${now}::timestamp(3), 0
+      INSERT INTO "Message" (${insertColumns}, "updatedAt")
+      SELECT ${insertValues}, ${now}::timestamp(3)
       FROM "request" q JOIN "input" x ON x."i" = q."item"
       WHERE q."fallback" IS NULL AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
       ORDER BY x."i"

@@ -44,6 +44,27 @@ export function messageRow(draft: MessageDraft) {
   } satisfies Prisma.MessageUncheckedCreateInput;
 }
 
+/**
+ * The SQL type of each column `messageRow` writes, for a statement that writes rows in bulk (the
+ * batch in quick-post.ts): the compiler holds the two lists to the same columns. The others
+ * (`receipts`, `v`) take the database's defaults, which Prisma's schema declares.
+ */
+export const messageRowColumns = {
+  id_project: 'text',
+  request_id: 'text',
+  recipient: 'text',
+  sender: 'text',
+  senderFullname: 'text',
+  text: 'text',
+  type: 'text',
+  metadata: 'jsonb',
+  attributes: 'jsonb',
+  hidden: 'boolean',
+  status: 'int',
+  createdBy: 'text',
+  createdAt: 'timestamp(3)',
+} as const satisfies Record<keyof ReturnType<typeof messageRow>, string>;
+
 /** The `message.create` event of a stored message (subscribers filter on request_id and hidden). */
 export function messageCreated(message: Pick<Message, 'id' | 'id_project' | 'request_id' | 'sender' | 'hidden'>): DomainEventInput {
   return {

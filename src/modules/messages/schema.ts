@@ -8,6 +8,7 @@ import { relationsOf } from '../requests/relations.js';
 import { Request } from '../requests/schema.js';
 import { roleAtLeast } from '../teammates/roles.js';
 import type { MessageRecord } from './service.js';
+import { seesMessage } from './visibility.js';
 
 export const Message = builder.objectRef<MessageRecord>('Message').implement({
   description: 'Status: FAILED -100, SENDING 0, SENT 100, DELIVERED 150, RECEIVED 200, RETURN_RECEIPT 250, SEEN 300.',
@@ -130,7 +131,6 @@ builder.subscriptionField('requestMessages', (t) =>
     subscribe: async (_root, args, ctx) => {
       const member = await memberOf(ctx, args.project_id);
       await ctx.services.requests.get(args.project_id, member, args.request_id);
-      const endUser = !roleAtLeast(member.role, 'agent');
       const { infra } = ctx.services;
       return projectEventStream(
         { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
@@ -139,7 +139,7 @@ builder.subscriptionField('requestMessages', (t) =>
         (event) =>
           (event.name === 'message.create' || event.name === 'message.update') &&
           event.payload.request_id === args.request_id &&
-          !(endUser && event.payload.hidden === true),
+          seesMessage(member, { hidden: event.payload.hidden === true }),
         args.request_id,
       );
     },

@@ -23,6 +23,7 @@ import type { RoutingService } from '../routing/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Actor } from '../requests/actor.js';
 import { roleAtLeast } from '../teammates/roles.js';
+import { isHidden, seesMessage, visibleMessages } from './visibility.js';
 
 export type MessageRecord = Message & { request?: Request };
 
@@ -95,18 +96,13 @@ function leadDetails(attributes: Record<string, unknown>) {
   return { ...(updateUserEmail !== undefined ? { email: updateUserEmail } : {}), ...(updateUserFullname !== undefined ? { fullname: updateUserFullname } : {}) };
 }
 
-/** `subtype: "info"` and `hidden: true` keep a message out of end-user channels. */
-export function isHidden(attributes: Record<string, unknown>) {
-  return attributes.subtype === 'info' || attributes.hidden === true;
-}
+export { isHidden };
 
 function timestampOf(attributes: Record<string, unknown>): Date | undefined {
   const stamp = attributes.clienttimestamp;
   return stamp === undefined ? undefined : clientTimestamp.parse(stamp);
 }
 
-/** End users (users and guests) see only their own requests and never hidden messages. */
-const isEndUser = (member: TeammateRecord) => !roleAtLeast(member.role, 'agent');
 
 export class MessageService {
   constructor(
@@ -328,7 +324,7 @@ export class MessageService {
     const { page, limit } = parseInput(pageInput, query);
     const request = await this.requests.get(projectId, member, requestId);
     const messages = await this.db.message.findMany({
-      where: { id_project: projectId, request_id: requestId, ...(isEndUser(member) ? { hidden: false } : {}) },
+      where: { id_project: projectId, request_id: requestId, ...visibleMessages(member) },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       skip: page * limit,
       take: limit,
@@ -339,7 +335,7 @@ export class MessageService {
   async get(projectId: string, member: TeammateRecord, requestId: string, messageId: string): Promise<MessageRecord> {
     const request = await this.requests.get(projectId, member, requestId);
     const message = await this.db.message.findFirst({ where: { id: messageId, id_project: projectId, request_id: requestId } });
-    if (!message || (message.hidden && isEndUser(member))) throw notFound('message');
+    if (!message || !seesMessage(member, message)) throw notFound('message');
     return { ...message, request };
   }
 

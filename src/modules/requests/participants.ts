@@ -1,12 +1,10 @@
-import { isBotSender } from '../bots/identity.js';
+import { botIdOf, isBotSender } from '../bots/identity.js';
 
 // A request's `participants` holds user ids and `bot_<id>` entries, in the order they joined.
 // Everything else about who takes part (agents, bots, hasBot) is read from that one list.
 
 /** The bot id of a `bot_<id>` participant, or null for a user id. */
-export function botIdOf(participant: string): string | null {
-  return isBotSender(participant) ? participant.slice('bot_'.length) : null;
-}
+export { botIdOf };
 
 /** User ids of the human participants, in join order. */
 export function humanParticipants(participants: readonly string[]): string[] {

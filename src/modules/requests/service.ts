@@ -16,6 +16,7 @@ import { requestTimeline } from './timeline.js';
 import { withChatbotParameters } from '../bots/parameters.js';
 import { locate } from '../../infra/geo.js';
 import { assertMove, isOpen, RequestStatus } from './states.js';
+import { botSender } from '../bots/identity.js';
 import {
   checkRequestId,
   findRequest,
@@ -478,7 +479,7 @@ export function assignmentData(decision: RoutingDecision, now: Date) {
   return {
     status: decision.status,
     assignment_reason: decision.reason,
-    participants: agent ? [agent.userId] : bot ? [`bot_${bot}`] : [],
+    participants: agent ? [agent.userId] : bot ? [botSender(bot)] : [],
     participatingAgents: agent ? [agent.userId] : [],
     participatingBots: bot ? [bot] : [],
     hasBot: !!bot,

@@ -3,6 +3,7 @@ import { toLogged, type LoggedEvent } from '../../infra/event-log.js';
 import type { Request } from '../../generated/prisma/client.js';
 import { botIdOf } from './participants.js';
 import { RequestStatus } from './states.js';
+import { botSender } from '../bots/identity.js';
 
 // What happened to a conversation, read from the event log (the events whose subject is the
 // request) and told in sentences: opened, assigned, re-routed, joined and left, closed, reopened,
@@ -51,7 +52,7 @@ async function namesFor(db: Db, projectId: string, events: LoggedEvent[]) {
   ]);
   const names = new Map<string, string>();
   for (const user of users) names.set(user.id, `${user.firstname} ${user.lastname}`.trim() || 'Someone');
-  for (const bot of bots) names.set(`bot_${bot.id}`, bot.name);
+  for (const bot of bots) names.set(botSender(bot.id), bot.name);
   const departmentNames = new Map(depts.map((d) => [d.id, d.name]));
   return {
     of: (id: string) => names.get(id) ?? (botIdOf(id) !== null ? 'a bot' : 'a former teammate'),

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { ProjectService } from '../projects/service.js';
 import { RequestStatus } from '../requests/states.js';
 import { orderGroupsByDeficit, parseShares } from './shares.js';
+import { isBotSender } from '../bots/identity.js';
 
 // Decides who serves a request: a department's bot, the least-loaded available agent
 // (`assigned` routing), or nobody yet (`pooled`, or no agent available). Every decision
@@ -219,7 +220,7 @@ export class RoutingService {
    * teammate row locks, so the count each writer sees includes every committed assignment.
    */
   async syncLoads(tx: Tx, projectId: string, userIds: string[]) {
-    const ids = [...new Set(userIds)].filter((id) => !id.startsWith('bot_'));
+    const ids = [...new Set(userIds)].filter((id) => !isBotSender(id));
     if (!ids.length) return;
     await tx.$executeRaw`
       UPDATE "ProjectUser" pu SET "number_assigned_requests" = (

@@ -1,4 +1,4 @@
-import type { Bot, Message, Request } from '../../../generated/prisma/client.js';
+import { Prisma, type Bot, type Message, type Request } from '../../../generated/prisma/client.js';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../infra/database.js';
 import type { LoggedEvent } from '../../../infra/event-log.js';
@@ -14,7 +14,7 @@ import type { RequestService } from '../../requests/service.js';
 import { isOpen, RequestStatus } from '../../requests/states.js';
 import type { AssignmentService } from '../../routing/assignment.js';
 import type { RoutingService } from '../../routing/service.js';
-import { botSender, isBotSender } from '../identity.js';
+import { botSender, botSenderPrefix, isBotSender, isBotSenderSql } from '../identity.js';
 import { externalBotJob } from '../jobs.js';
 import { chatbotParameters, withChatbotParameters } from '../parameters.js';
 import { botParticipants } from '../../requests/participants.js';
@@ -50,12 +50,23 @@ interface RecentMessage {
 
 const attributesOf = (value: unknown) => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
 
+/**
+ * The messages the bots of a request answer, judged on the message alone: one the end user sees
+ * (not hidden, no info notice) that no bot wrote. (Whether it is the requester's is judged on the
+ * request, in `takeTurn`.) The event, the row and the sweep's SQL all ask this.
+ */
+function botAnswers(message: { hidden: boolean; sender: string; attributes?: unknown }) {
+  return !message.hidden && !isHidden(attributesOf(message.attributes)) && !isBotSender(message.sender);
+}
+
+/** `botAnswers` over the message row `m` (`hidden` is stored from the attributes when the message is posted). */
+const botAnswersSql = Prisma.sql`m."hidden" = false AND NOT ${isBotSenderSql(Prisma.sql`m."sender"`)}`;
+
 /** Events that may need a bot's answer; the rest is known from the rows. */
 const mayNeedAnswer = (event: LoggedEvent) =>
   event.name === 'message.create' &&
   typeof event.payload.request_id === 'string' &&
-  event.payload.hidden !== true &&
-  !isBotSender(String(event.payload.sender ?? ''));
+  botAnswers({ hidden: event.payload.hidden === true, sender: String(event.payload.sender ?? '') });
 
 /**
  * Bots that joined a conversation under way (re-routed to their department, added by hand, routed
@@ -150,7 +161,7 @@ export class BotEngine {
         FROM (SELECT DISTINCT "id_project" FROM "Bot" WHERE "trashed" = false) b
         JOIN "Message" m ON m."id_project" = b."id_project" AND m."createdAt" > ${from} AND m."createdAt" <= ${until}
         JOIN "Request" r ON r."id_project" = m."id_project" AND r."request_id" = m."request_id"
-        WHERE cardinality(r."participatingBots") > 0 AND m."hidden" = false AND left(m."sender", 4) <> 'bot_'
+        WHERE cardinality(r."participatingBots") > 0 AND ${botAnswersSql}
           AND NOT EXISTS (SELECT 1 FROM "BotTurn" t WHERE t."messageId" = m."id")
           AND NOT EXISTS (
             SELECT 1 FROM "Message" later
@@ -256,7 +267,7 @@ export class BotEngine {
     const [turn, reply] = await Promise.all([
       this.db.botTurn.findUnique({ where: { messageId }, select: { messageId: true } }),
       this.db.message.findFirst({
-        where: { id_project: projectId, sender: { startsWith: 'bot_' }, attributes: { path: ['inReplyTo'], equals: messageId } },
+        where: { id_project: projectId, sender: { startsWith: botSenderPrefix }, attributes: { path: ['inReplyTo'], equals: messageId } },
         select: { id: true },
       }),
     ]);
@@ -276,7 +287,7 @@ export class BotEngine {
         select: { sender: true, createdAt: true, attributes: true },
       }),
     ]);
-    if (!message || message.hidden || isHidden(attributesOf(message.attributes)) || isBotSender(message.sender)) return;
+    if (!message || !botAnswers(message)) return;
     if (message.sender !== requester) return;
     for (const bot of bots) {
       if (bot.type === 'external') {
