@@ -16,40 +16,44 @@ interface Options {
   body?: string;
   connections: number;
   seconds: number;
+  /** Connection i sends to the i-th of these (in turn), in place of `url`, with these headers added. */
+  perConnection?: Array<{ url: string; headers?: Record<string, string> }>;
 }
 
 const options = JSON.parse(process.argv[2]) as Options;
 const target = new URL(options.url);
 const body = Buffer.from(options.body ?? '');
-const request = Buffer.concat([
-  Buffer.from(
-    [
-      `${options.method} ${target.pathname}${target.search} HTTP/1.1`,
-      `host: ${target.host}`,
-      ...Object.entries(options.headers).map(([k, v]) => `${k}: ${v}`),
-      ...(body.length ? [`content-length: ${body.length}`] : []),
-      '',
-      '',
-    ].join('\r\n'),
-  ),
-  body,
-]);
+const requestTo = (url: URL, headers: Record<string, string>) =>
+  Buffer.concat([
+    Buffer.from(
+      [
+        `${options.method} ${url.pathname}${url.search} HTTP/1.1`,
+        `host: ${url.host}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        ...(body.length ? [`content-length: ${body.length}`] : []),
+        '',
+        '',
+      ].join('\r\n'),
+    ),
+    body,
+  ]);
+const requests = (options.perConnection ?? [{ url: options.url }]).map((c) => requestTo(new URL(c.url), { ...options.headers, ...c.headers }));
 
 const headerEnd = Buffer.from('\r\n\r\n');
 const crlf = Buffer.from('\r\n');
 let latencies = new Float64Array(1 << 16);
-let requests = 0;
+let answered = 0;
 let errors = 0;
 let non2xx = 0;
 let stopping = false;
 
 function record(micros: number) {
-  if (requests === latencies.length) {
+  if (answered === latencies.length) {
     const grown = new Float64Array(latencies.length * 2);
     grown.set(latencies);
     latencies = grown;
   }
-  latencies[requests++] = micros;
+  latencies[answered++] = micros;
 }
 
 interface Head {
@@ -82,7 +86,8 @@ function chunkedComplete(data: Buffer, at: number): boolean {
   }
 }
 
-function connection(): Promise<void> {
+function connection(index: number): Promise<void> {
+  const request = requests[index % requests.length];
   return new Promise((resolve) => {
     const socket = net.connect(Number(target.port || 80), target.hostname);
     socket.setNoDelay(true);
@@ -134,8 +139,8 @@ function connection(): Promise<void> {
 
 const started = performance.now();
 setTimeout(() => (stopping = true), options.seconds * 1000);
-await Promise.all(Array.from({ length: options.connections }, connection));
+await Promise.all(Array.from({ length: options.connections }, (_, i) => connection(i)));
 const micros = Math.round((performance.now() - started) * 1000);
-const sorted = Array.from(latencies.subarray(0, requests).sort());
+const sorted = Array.from(latencies.subarray(0, answered).sort());
 const at = (p: number) => Math.round(percentile(sorted, p));
-console.log(JSON.stringify({ requests, micros, p50: at(50), p99: at(99), errors, non2xx }));
+console.log(JSON.stringify({ requests: answered, micros, p50: at(50), p99: at(99), errors, non2xx }));

@@ -102,6 +102,8 @@ export interface HttpLoadOptions {
    * minimal keep-alive client, comes close, and is used for wrk where wrk is not installed.
    */
   tool?: LoadTool;
+  /** Connection i sends to the i-th of these (in turn) in place of `url`, with these headers added (the node tool). */
+  perConnection?: Array<{ url: string; headers?: Record<string, string> }>;
 }
 
 export interface HttpLoadResult {
@@ -130,7 +132,8 @@ export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult
 export type LoadTool = 'autocannon' | 'wrk' | 'node';
 
 /** The load generator `httpLoad` will use for these options. */
-export async function loadTool(options: Pick<HttpLoadOptions, 'tool'>): Promise<LoadTool> {
+export async function loadTool(options: Pick<HttpLoadOptions, 'tool' | 'perConnection'>): Promise<LoadTool> {
+  if (options.perConnection) return 'node';
   if (options.tool === 'wrk') return wrkInstalled() ? 'wrk' : 'node';
   return options.tool ?? 'autocannon';
 }
@@ -201,7 +204,15 @@ function nodeGenerator(options: HttpLoadOptions): LoadGenerator {
       '--import',
       'tsx',
       script,
-      JSON.stringify({ url: options.url, method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body, connections: options.connections, seconds }),
+      JSON.stringify({
+        url: options.url,
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        body: options.body,
+        connections: options.connections,
+        seconds,
+        perConnection: options.perConnection,
+      }),
     ],
     result: microsResult,
   };

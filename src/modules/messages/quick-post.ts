@@ -173,20 +173,22 @@ export class QuickPoster {
         waiting.push({ ...post, resolve, reject });
         return;
       }
-      this.waiting.set(projectId, []);
-      void this.run(projectId, [{ ...post, resolve, reject }]);
+      this.waiting.set(projectId, [{ ...post, resolve, reject }]);
+      // The batch starts after the requests already received are read: they join it. (An embedded
+      // database runs its statements on this thread, so a batch started at once would block the
+      // reading of the others, and every post would be written alone.)
+      setImmediate(() => void this.run(projectId));
     });
   }
 
-  private async run(projectId: string, batch: Waiting[]) {
+  private async run(projectId: string) {
     for (;;) {
-      await this.write(projectId, batch);
       const waiting = this.waiting.get(projectId)!;
       if (!waiting.length) {
         this.waiting.delete(projectId);
         return;
       }
-      batch = waiting.splice(0, maxBatch);
+      await this.write(projectId, waiting.splice(0, maxBatch));
     }
   }
 
