@@ -127,6 +127,29 @@ const driverValue = (value: unknown) =>
  * int, boolean or JSON: the two paths convert other types (bigint, timestamps) differently. A
  * statement starting with `prepared` is prepared and planned once per connection (see `prepared`).
  */
+/**
+ * A row a statement answered as JSON text (`to_jsonb(row)::text`: one value parses in one go, and
+ * the statement's result keeps its shape when a migration adds a column), with its timestamps
+ * (`timestamp(3)`, which `to_jsonb` writes without a zone: UTC by convention) as Dates again.
+ */
+export function fromJsonRow<T>(text: string, dateFields: readonly string[]): T {
+  const row = JSON.parse(text) as Record<string, unknown>;
+  return withJsonDates<T>(row, dateFields);
+}
+
+/** The fields of a model that hold timestamps (to list them for `fromJsonRow`; `allDates` checks the list). */
+export type DateFields<T> = { [K in keyof T]-?: NonNullable<T[K]> extends Date ? K : never }[keyof T];
+
+/** `fields`, checked by the compiler to name every timestamp of model `T`. */
+export const allDates = <T>() => <const L extends readonly DateFields<T>[]>(fields: L & ([Exclude<DateFields<T>, L[number]>] extends [never] ? unknown : never)) => fields;
+
+/** The same, for a row parsed already (in place). */
+export function withJsonDates<T>(row: object, dateFields: readonly string[]): T {
+  const record = row as Record<string, unknown>;
+  for (const field of dateFields) if (typeof record[field] === 'string') record[field] = new Date(`${record[field] as string}Z`);
+  return row as T;
+}
+
 export async function queryRows<T>(db: Db, statement: Prisma.Sql): Promise<T[]> {
   const driver = pools.get(db);
   // Inside a request's transaction (see request-transaction.ts), through it.

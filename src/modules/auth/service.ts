@@ -17,6 +17,7 @@ import { cuid } from '../../infra/ids.js';
 import { membershipChannel, userChannel } from './channels.js';
 import { resetPurpose, secretDigest, type AccountMail } from './account-mail.js';
 import type { TeammateRecord } from '../teammates/record.js';
+import { readAccount } from './account-read.js';
 
 export type UserRecord = User;
 
@@ -549,13 +550,16 @@ export class AuthService {
     // Tokens from before versions existed carry none: they belong to version 0.
     const version = typeof claims.ver === 'number' ? claims.ver : 0;
     const id = typeof claims.jti === 'string' ? claims.jti : createHash('sha256').update(token).digest('base64url');
-    if (this.revoked.has(id) || (await this.db.revokedToken.count({ where: { id } }))) {
+    if (this.revoked.has(id)) throw unauthenticated(signedOut);
+    // The account and the token's revocation, in one read.
+    const account = await readAccount(this.db, userId, id);
+    if (account.revoked) {
       this.noteRevoked(id, expires);
       throw unauthenticated(signedOut);
     }
     this.verifiedTokens.set(token, { userId, expires, version, id });
     this.vouch(token, expires);
-    return this.principalFor(userId, version, { id, expires });
+    return this.principalFor(userId, version, { id, expires }, account.user);
   }
 
   /** A project API key (the key service counts failed checks against the key's id and the address, as for passwords). */
@@ -604,11 +608,14 @@ export class AuthService {
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 
-  /** `version`: a token's; one older than the account's (the password changed since, or signed out everywhere) is revoked. */
-  private async principalFor(userId: string, version?: number, token?: Principal['token']): Promise<Principal> {
+  /**
+   * `version`: a token's; one older than the account's (the password changed since, or signed out
+   * everywhere) is revoked. `read`: the account as the caller read it already.
+   */
+  private async principalFor(userId: string, version?: number, token?: Principal['token'], read?: User | null): Promise<Principal> {
     let user = this.users.get(userId);
     if (!user) {
-      const found = await this.db.user.findUnique({ where: { id: userId } });
+      const found = read !== undefined ? read : (await readAccount(this.db, userId)).user;
       if (!found || found.deletedAt) throw unauthenticated('the account of this token no longer exists');
       user = found;
       this.users.set(userId, user);

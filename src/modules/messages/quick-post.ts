@@ -1,5 +1,5 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
-import { prepared, queryRows, type Db } from '../../infra/database.js';
+import { prepared, queryRows, withJsonDates, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { inRequestTransaction } from '../../infra/request-transaction.js';
@@ -73,13 +73,8 @@ allListed<Request, typeof requestDates>(requestDates);
 allListed<Message, typeof messageDates>(messageDates);
 
 /** A `timestamp(3)` as `to_jsonb` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
-const utc = (text: string) => new Date(`${text}Z`);
-
-function withDates<T>(row: Json<T>, fields: readonly string[]): T {
-  const record = row as Record<string, unknown>;
-  for (const field of fields) if (typeof record[field] === 'string') record[field] = utc(record[field] as string);
-  return row as T;
-}
+const utc = (text: string) => withJsonDates<{ at: Date }>({ at: text }, ['at']).at;
+const withDates = <T>(row: Json<T>, fields: readonly string[]): T => withJsonDates<T>(row, fields);
 
 /**
  * Per post, on its locked request `r` and its input row `x`: the first of `batchFallbacks` that

@@ -7,6 +7,8 @@ import type { Project } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
 import { isWithin, parseOperatingHours, type OperatingHours } from './operating-hours.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
+import { forgetPerRequest, perRequest } from '../../infra/logger.js';
+import { readProject } from './read.js';
 
 export type ProjectRecord = Project;
 
@@ -70,11 +72,12 @@ export class ProjectService {
   /** Drops this node's cached copy of a project (a reader that learnt of a change from the event log). */
   forget(projectId: string) {
     this.projects.delete(projectId);
+    forgetPerRequest(`project:${projectId}`);
   }
 
   /** Drops a cached project here at once and on the other nodes through the bus. */
   private async changed(projectId: string) {
-    this.projects.delete(projectId);
+    this.forget(projectId);
     await this.events.bus.publish(projectChannel, { projectId });
   }
 
@@ -121,7 +124,8 @@ export class ProjectService {
   async get(projectId: string) {
     let project = this.projects.get(projectId);
     if (!project) {
-      const found = await this.db.project.findUnique({ where: { id: projectId } });
+      // Read once per request however many times it asks (a role check, then the resolver).
+      const found = await perRequest(`project:${projectId}`, () => readProject(this.db, projectId));
       if (!found) throw notFound('project');
       this.projects.set(projectId, (project = found));
     }

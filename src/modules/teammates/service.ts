@@ -8,6 +8,7 @@ import { TtlCache } from '../../infra/ttl-cache.js';
 import { InvitationService } from './invitations.js';
 import type { TeammateRecord } from './record.js';
 import { membershipChannel } from '../auth/channels.js';
+import { readMembership } from './read.js';
 
 export type { TeammateRecord } from './record.js';
 
@@ -62,10 +63,7 @@ export class TeammateService {
     const key = `${projectId}:${principal.userId}`;
     const cached = this.memberships.get(key);
     if (cached !== undefined) return cached;
-    const teammate = await this.db.projectUser.findUnique({
-      where: { id_project_id_user: { id_project: projectId, id_user: principal.userId } },
-      include: withUser,
-    });
+    const teammate = await readMembership(this.db, projectId, principal.userId);
     const active = teammate && !teammate.trashed && teammate.status === 'active' ? teammate : null;
     this.memberships.set(key, active);
     return active;
