@@ -129,21 +129,15 @@ export class RedisEventBus implements EventBus {
     await Promise.all([this.waitReady(this.publisher), this.subscriber.ping()]);
   }
 
-  /** Without an offline queue a command sent before the connection is up fails: wait for it. */
+  /**
+   * Without an offline queue a command sent before the connection is up fails: wait for it. A
+   * connection error (Redis down, restarting, or frozen so that the ready check times out) is not
+   * the end: ioredis connects again, and a node started meanwhile waits for it (each error is
+   * logged) instead of failing to start.
+   */
   private async waitReady(connection: Redis) {
     if (connection.status === 'ready') return;
-    await new Promise<void>((resolve, reject) => {
-      const failed = (error: Error) => {
-        connection.off('ready', ready);
-        reject(error);
-      };
-      const ready = () => {
-        connection.off('error', failed);
-        resolve();
-      };
-      connection.once('ready', ready);
-      connection.once('error', failed);
-    });
+    await new Promise<void>((resolve) => connection.once('ready', () => resolve()));
   }
 
   async publish(channel: string, message: BusMessage) {

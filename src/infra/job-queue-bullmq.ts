@@ -133,9 +133,25 @@ export class BullJobQueue implements JobQueue {
     await this.held.write({ name: job.name, jobs: checked, askedAt: Date.now() });
   }
 
-  private async add({ name, jobs, askedAt }: JobsToAdd) {
+  private async add(write: JobsToAdd) {
+    const queue = this.queue(write.name);
+    try {
+      await this.addTo(queue, write);
+    } catch (error) {
+      // BullMQ sets a queue's connection up once (it asks Redis its version) and keeps a failed
+      // set-up for good: every later add on that queue would fail with the same error, and, held
+      // writes being made in order, this process would enqueue nothing again. A queue whose set-up
+      // failed (Redis frozen or restarting at its first use) is dropped; the retry makes a new one.
+      if (await queue.waitUntilReady().then(() => false, () => true)) {
+        if (this.queues.get(write.name) === queue) this.queues.delete(write.name);
+        void queue.close().catch(() => {});
+      }
+      throw error;
+    }
+  }
+
+  private async addTo(queue: Queue, { name, jobs, askedAt }: JobsToAdd) {
     const definition = this.definition(name);
-    const queue = this.queue(name);
     if (jobs.length === 1 || jobs.some((job) => job.options.replaceFinished)) {
       for (const { data, options } of jobs) {
         if (options.jobId && options.replaceFinished) {

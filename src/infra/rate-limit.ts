@@ -55,7 +55,9 @@ export class Limiters {
       enableAutoPipelining: true,
     });
     redis.on('error', (error) => logger.warn({ err: error.message }, 'rate limit store error'));
-    await redis.connect();
+    // Redis down or frozen at start does not stop the node: ioredis connects again by itself, and
+    // meanwhile each counter's in-memory insurance counts.
+    await redis.connect().catch((error: Error) => logger.warn({ err: error.message }, 'rate limit store not reachable at start; counting in memory until it is'));
     return new Limiters(config.redisPrefix, redis);
   }
 
