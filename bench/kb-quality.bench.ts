@@ -246,7 +246,8 @@ export default async function () {
   }
   const set = JSON.parse(readFileSync(file, 'utf8')) as FaqSet;
   const learningRows: Record<string, unknown>[] = [];
-  for (const encoder of ['off', 'local'] as const) {
+  const encoders = (process.env.KB_QUALITY_ENCODERS ?? 'off,local').split(',') as Array<'off' | 'local'>;
+  for (const encoder of encoders) {
     const server = await embeddedServer(encoder);
     try {
       await server.app.services.kb.vectors.warm();

@@ -103,6 +103,9 @@ const envSchema = z.object({
   KB_DENSE_WEIGHT: z.coerce.number().min(0).max(1).default(0.3),
   KB_MIN_COVERAGE: z.coerce.number().min(0).max(1).default(0.3),
   KB_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).optional(),
+  // Large knowledge bases (chunks from KB_LARGE_NAMESPACE) take lexical candidates from a question's rarest stems, up to KB_CANDIDATE_BUDGET chunks.
+  KB_LARGE_NAMESPACE: z.coerce.number().int().min(1).default(20_000),
+  KB_CANDIDATE_BUDGET: z.coerce.number().int().min(1).default(1_000),
   LLM_BASE_URL: z.string().url('must be a URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
@@ -268,6 +271,9 @@ export interface Config {
     /** Abstention: the best chunk must hold this share of the question's meaningful words, or be this similar (cosine; unset: the encoder's own floor). */
     minCoverage: number;
     minSimilarity?: number;
+    /** Chunks from which a namespace's questions take candidates from their rarest stems only, and how many chunks those may bring. */
+    largeNamespace: number;
+    candidateBudget: number;
   };
   /** OpenAI-compatible chat endpoint for answers (no baseUrl: extractive answers); model is the default of new knowledge bases. */
   llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number };
@@ -541,6 +547,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       denseWeight: env.KB_DENSE_WEIGHT,
       minCoverage: env.KB_MIN_COVERAGE,
       minSimilarity: env.KB_MIN_SIMILARITY,
+      largeNamespace: env.KB_LARGE_NAMESPACE,
+      candidateBudget: env.KB_CANDIDATE_BUDGET,
     },
     // An API key alone means the public OpenAI endpoint.
     llm: {

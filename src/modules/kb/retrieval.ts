@@ -26,6 +26,9 @@ export interface RetrievalSettings {
   /** Abstention floors (KB_MIN_COVERAGE, KB_MIN_SIMILARITY; the latter unset: the encoder's own). */
   minCoverage: number;
   minSimilarity?: number;
+  /** Chunks from which candidates come from a question's rarest stems (KB_LARGE_NAMESPACE, 20,000), up to this many chunks (KB_CANDIDATE_BUDGET, 1,000, or 1% of the namespace). */
+  largeNamespace?: number;
+  candidateBudget?: number;
 }
 
 export interface SearchOptions {
@@ -66,7 +69,10 @@ const lexicalSql = `
            ts_delete(c."search", tsvector_to_array(ts_delete(c."search", q.lexemes))) AS matched
     FROM "KbChunk" c, q
     WHERE c."id_project" = $1 AND c."namespace" = $2
-      AND c."search" @@ (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l WHERE NOT l = ANY($9::text[]))
+      AND c."search" @@ coalesce(
+        (SELECT to_tsquery('simple', string_agg(g.conjunction, ' | '))
+         FROM unnest($11::text[]) grp, LATERAL (SELECT string_agg(quote_literal(w), ' & ') AS conjunction FROM unnest(string_to_array(grp, ' ')) w) g),
+        (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l WHERE NOT l = ANY($9::text[])))
   ),
   matches AS MATERIALIZED (
     SELECT cand."id", cand.len, cand.hlen, m.lexeme,
@@ -101,24 +107,28 @@ const lexicalSql = `
   FROM best JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
   ORDER BY best.rank DESC, c."id"`;
 
-// Document frequencies of a question's stems, counted through the GIN index (large knowledge bases only).
-const dfSql = `
-  SELECT l AS lexeme, (
-    SELECT count(*) FROM "KbChunk" c
-    WHERE c."id_project" = $1 AND c."namespace" = $2 AND c."search" @@ to_tsquery('simple', quote_literal(l))
-  )::float8 AS n
-  FROM unnest($3::text[]) l`;
-const pruneFrom = 20_000;
-const pruneShare = 0.02;
-/** Chunks the candidate stems of a question may bring (their summed document frequencies). */
-const candidateBudget = 3_000;
-/** Document frequencies of a large knowledge base move slowly: kept for 5 minutes. */
+// Document frequencies of every stem of a large namespace, read in one pass (ts_stat over its
+// tsvectors, in C) and kept in this process: counting a common stem's chunks through the GIN index
+// for each question visits tens of thousands of rows (100 to 450 ms at 100,000 chunks), where
+// looking it up here costs nothing. They move slowly: a table older than 5 minutes is still used
+// while it is read again in the background, so no question waits for it after the first.
+const frequenciesSql = `
+  SELECT word AS lexeme, ndoc::float8 AS n
+  FROM ts_stat(format('SELECT "search" FROM "KbChunk" WHERE "id_project" = %L AND "namespace" = %L', $1::text, $2::text))`;
+const pruneShare = 0.01;
 const frequencyTtlMs = 300_000;
+/** Large namespaces whose frequency tables are kept (each about 100 bytes a distinct stem). */
+const maxFrequencyTables = 16;
+
+interface FrequencyTable {
+  df: Map<string, number>;
+  at: number;
+  refreshing?: Promise<unknown>;
+}
 
 // Namespace statistics (the N and average lengths of BM25) change slowly: read at most every 30 s.
 const statsTtlMs = 30_000;
 const maxCachedStats = 10_000;
-const maxCachedFrequencies = 200_000;
 
 interface NamespaceStats {
   n: number;
@@ -143,7 +153,8 @@ const leadChunksSql = `
 
 export class Retriever {
   private stats = new Map<string, NamespaceStats>();
-  private frequencies = new Map<string, { n: number; at: number }>();
+  private frequencies = new Map<string, FrequencyTable>();
+  private loadingFrequencies = new Map<string, Promise<FrequencyTable>>();
 
   constructor(
     private db: Db,
@@ -258,7 +269,7 @@ export class Retriever {
     const stats = await this.namespaceStats(projectId, namespace);
     const wanted = contentStems(query, stopWords);
     const stemmed = stemText(query);
-    const common = stats.n >= pruneFrom ? await this.commonStems(projectId, namespace, stemmed, stats.n) : new Map<string, number>();
+    const { common, pairs } = stats.n >= (this.settings.largeNamespace ?? 20_000) ? await this.commonStems(projectId, namespace, stemmed, stats.n) : { common: new Map<string, number>(), pairs: [] };
     return this.db.$queryRawUnsafe<ChunkRow[]>(
       lexicalSql,
       projectId,
@@ -271,35 +282,72 @@ export class Retriever {
       wanted,
       [...common.keys()],
       [...common.values()],
+      pairs,
     );
   }
 
-  /** The question's stems too common to bring candidates, with their document frequency. */
-  private async commonStems(projectId: string, namespace: string, stemmed: string, n: number): Promise<Map<string, number>> {
+  /**
+   * The question's stems too common to bring candidates, with their document frequency; `pairs`
+   * (groups of stems "a b", any group's stems all in a chunk) when even the rarest is too common.
+   */
+  private async commonStems(projectId: string, namespace: string, stemmed: string, n: number): Promise<{ common: Map<string, number>; pairs: string[] }> {
     const lexemes = [...new Set(stemmed.split(' ').filter(Boolean))];
-    const now = Date.now();
-    const known = new Map<string, number>();
-    const missing: string[] = [];
-    for (const lexeme of lexemes) {
-      const cached = this.frequencies.get(`${projectId}:${namespace}:${lexeme}`);
-      if (cached && now - cached.at < frequencyTtlMs) known.set(lexeme, cached.n);
-      else missing.push(lexeme);
-    }
-    if (missing.length) {
-      for (const row of await this.db.$queryRawUnsafe<Array<{ lexeme: string; n: number }>>(dfSql, projectId, namespace, missing)) {
-        known.set(row.lexeme, Number(row.n));
-        if (this.frequencies.size >= maxCachedFrequencies) this.frequencies.delete(this.frequencies.keys().next().value!);
-        this.frequencies.set(`${projectId}:${namespace}:${row.lexeme}`, { n: Number(row.n), at: now });
-      }
-    }
+    const table = await this.frequencyTable(projectId, namespace);
+    // A stem the table does not know (written since it was read) is rare: it brings candidates, counted exactly.
+    const known = new Map(lexemes.map((lexeme) => [lexeme, table.df.get(lexeme) ?? 0]));
     // Candidates come from the rarest stems, up to a budget of chunks (always at least the rarest
     // stem); the others are scored on those candidates only.
     const byRarity = [...known].sort((x, y) => x[1] - y[1]);
-    const budget = Math.max(candidateBudget, pruneShare * n);
+    const budget = Math.max(this.settings.candidateBudget ?? 1_000, pruneShare * n);
     let taken = 0;
     let kept = 0;
     while (kept < byRarity.length && (kept === 0 || taken + byRarity[kept][1] <= budget)) taken += byRarity[kept++][1];
-    return new Map(byRarity.slice(kept));
+    if (taken > budget && byRarity.length > 1) {
+      // Every stem is common ("how do I log in"): a chunk holding one of them only would rank low
+      // anyway, and scoring all of them is what made such questions slow. Candidates hold two of the
+      // three rarest stems, or, when those are so common that pairs would still bring too many
+      // (estimated as if stems were independent), all of the fewest rarest that bring few enough.
+      // Every stem's frequency then comes from the table.
+      const share = (i: number) => byRarity[i][1] / Math.max(n, 1);
+      const rarest = byRarity.slice(0, 3).map(([lexeme]) => lexeme);
+      const pairs = rarest.flatMap((a, i) => rarest.slice(i + 1).map((b, j) => [a, b, n * share(i) * share(i + j + 1)] as const));
+      if (pairs.reduce((sum, [, , size]) => sum + size, 0) <= budget) return { common: new Map(byRarity), pairs: pairs.map(([a, b]) => `${a} ${b}`) };
+      let size = n;
+      let all = 0;
+      while (all < byRarity.length && (all < 2 || size > budget)) size *= share(all++);
+      return { common: new Map(byRarity), pairs: [byRarity.slice(0, all).map(([lexeme]) => lexeme).join(' ')] };
+    }
+    return { common: new Map(byRarity.slice(kept)), pairs: [] };
+  }
+
+  /** The namespace's document frequencies: read once, then refreshed in the background when older than 5 minutes. */
+  private async frequencyTable(projectId: string, namespace: string): Promise<FrequencyTable> {
+    const key = `${projectId}:${namespace}`;
+    const table = this.frequencies.get(key);
+    if (table) {
+      if (Date.now() - table.at >= frequencyTtlMs && !table.refreshing) {
+        table.refreshing = this.readFrequencies(key, projectId, namespace).catch((error) => {
+          table.refreshing = undefined;
+          this.logger.warn({ err: (error as Error).message }, 'reading knowledge-base document frequencies failed');
+        });
+      }
+      return table;
+    }
+    let loading = this.loadingFrequencies.get(key);
+    if (!loading) {
+      loading = this.readFrequencies(key, projectId, namespace).finally(() => this.loadingFrequencies.delete(key));
+      this.loadingFrequencies.set(key, loading);
+    }
+    return loading;
+  }
+
+  private async readFrequencies(key: string, projectId: string, namespace: string): Promise<FrequencyTable> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ lexeme: string; n: number }>>(frequenciesSql, projectId, namespace);
+    const table: FrequencyTable = { df: new Map(rows.map((row) => [row.lexeme, Number(row.n)])), at: Date.now() };
+    this.frequencies.delete(key);
+    if (this.frequencies.size >= maxFrequencyTables) this.frequencies.delete(this.frequencies.keys().next().value!);
+    this.frequencies.set(key, table);
+    return table;
   }
 
   private async namespaceStats(projectId: string, namespace: string): Promise<NamespaceStats> {

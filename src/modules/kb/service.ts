@@ -27,8 +27,8 @@ export class KbService {
     const vectors = new ChunkVectors(db, config, infra.database.hasVector, logger);
     this.vectors = vectors;
     this.namespaces = new KnowledgeBaseService(db, eventLog, files, logger, config.llm.model);
-    const { ranking, denseWeight, minCoverage, minSimilarity } = config.kb;
-    this.retriever = new Retriever(db, vectors, logger, { ranking, denseWeight, minCoverage, minSimilarity });
+    const { ranking, denseWeight, minCoverage, minSimilarity, largeNamespace, candidateBudget } = config.kb;
+    this.retriever = new Retriever(db, vectors, logger, { ranking, denseWeight, minCoverage, minSimilarity, largeNamespace, candidateBudget });
     this.indexing = new IndexingService(db, eventLog, queue, files, vectors, config, logger, this.retriever);
     this.contents = new ContentService(db, eventLog, this.indexing, files, this.namespaces);
     this.learning = new LearningService(db, this.namespaces, vectors, this.retriever, logger);

@@ -3,6 +3,7 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { Logger } from '../../infra/logger.js';
 import { LocalEncoder } from './encoder.js';
 import { endpointFetch, describeEndpointError } from './model-endpoint.js';
+import { VectorIndex } from './vector-index.js';
 
 // Chunk vectors: from the configured embeddings endpoint, else from the local sentence encoder
 // (KB_ENCODER, on by default in embedded mode). Where the database has pgvector (PGlite has it)
@@ -27,6 +28,11 @@ const table = '"KbChunkEmbedding"';
 export const localEncoderMinSimilarity = 0.55;
 const endpointMinSimilarity = 0.2;
 const bytesTable = '"KbChunkVector"';
+const versionTable = '"KbChunkVectorVersion"';
+/** Namespaces whose vectors are kept in this process (LRU); each costs about 600 bytes a 512-dimension vector. */
+const maxIndexes = 8;
+/** Vectors read per query when an index is filled. */
+const loadBatch = 5_000;
 // pgvector's HNSW index takes vectors of up to 2000 dimensions.
 const maxIndexedDimensions = 2000;
 
@@ -200,6 +206,25 @@ export class ChunkVectors {
         "embedding" BYTEA NOT NULL
       )`,
       `CREATE INDEX IF NOT EXISTS "KbChunkVector_scope_idx" ON ${bytesTable} ("id_project", "namespace", "model")`,
+      // A namespace's version, bumped by every statement that adds or removes its vectors (a
+      // content's chunks deleted take theirs by cascade): each process's in-memory index checks it.
+      `CREATE TABLE IF NOT EXISTS ${versionTable} (
+        "id_project" TEXT NOT NULL,
+        "namespace" TEXT NOT NULL,
+        "version" BIGINT NOT NULL,
+        PRIMARY KEY ("id_project", "namespace")
+      )`,
+      `CREATE OR REPLACE FUNCTION "kb_chunk_vector_changed"() RETURNS trigger LANGUAGE plpgsql AS $f$
+       BEGIN
+         INSERT INTO ${versionTable} ("id_project", "namespace", "version")
+         SELECT DISTINCT "id_project", "namespace", 1 FROM changed
+         ON CONFLICT ("id_project", "namespace") DO UPDATE SET "version" = ${versionTable}."version" + 1;
+         RETURN NULL;
+       END $f$`,
+      `CREATE OR REPLACE TRIGGER "KbChunkVector_inserted" AFTER INSERT ON ${bytesTable}
+       REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION "kb_chunk_vector_changed"()`,
+      `CREATE OR REPLACE TRIGGER "KbChunkVector_deleted" AFTER DELETE ON ${bytesTable}
+       REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION "kb_chunk_vector_changed"()`,
     ];
   }
 
@@ -248,19 +273,23 @@ export class ChunkVectors {
     return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity) }));
   }
 
-  /** Without pgvector: every vector of the namespace, scored here (2 KB each for 512 dimensions). */
+  /**
+   * Without pgvector: the namespace's vectors are kept in this process (vector-index.ts), brought
+   * up to date with the namespace's version before each question; the neighbours it finds get
+   * their exact cosine from their stored vectors.
+   */
   private async nearestStored(projectId: string, namespace: string, vector: number[], limit: number): Promise<NearChunk[]> {
+    const index = await this.currentIndex(projectId, namespace, vector.length);
+    const ids = index.nearest(vector, limit);
+    if (!ids.length) return [];
     const rows = await this.db.$queryRawUnsafe<Array<{ id: string; embedding: Uint8Array }>>(
-      `SELECT "chunkId" AS id, "embedding" FROM ${bytesTable} WHERE "id_project" = $1 AND "namespace" = $2 AND "model" = $3`,
-      projectId,
-      namespace,
-      this.model,
+      `SELECT "chunkId" AS id, "embedding" FROM ${bytesTable} WHERE "chunkId" = ANY($1::text[])`,
+      ids,
     );
     const query = Float32Array.from(vector);
     const queryNorm = Math.sqrt(query.reduce((sum, x) => sum + x * x, 0)) || 1;
     const scored = rows.map((row) => {
-      const bytes = Buffer.from(row.embedding);
-      const stored = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      const stored = floats(row.embedding);
       let dot = 0;
       let norm = 0;
       const n = Math.min(stored.length, query.length);
@@ -272,6 +301,57 @@ export class ChunkVectors {
     });
     return scored.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1)).slice(0, limit);
   }
+
+  private indexes = new Map<string, Promise<VectorIndex>>();
+
+  /** The namespace's index as of its version now (one refresh at a time per namespace; questions share it). */
+  private currentIndex(projectId: string, namespace: string, dimensions: number): Promise<VectorIndex> {
+    const key = `${projectId}:${namespace}:${this.model}:${dimensions}`;
+    const previous = this.indexes.get(key);
+    const next = (async () => {
+      const known = await previous?.catch(() => undefined);
+      const [row] = await this.db.$queryRawUnsafe<Array<{ version: string }>>(
+        `SELECT "version"::text AS version FROM ${versionTable} WHERE "id_project" = $1 AND "namespace" = $2`,
+        projectId,
+        namespace,
+      );
+      const version = row?.version ?? '0';
+      if (known && known.version === version) return known;
+      const index = known ?? new VectorIndex(dimensions, version);
+      // The ids as they are now (read after the version: a change committed meanwhile bumps it again).
+      const listed = await this.db.$queryRawUnsafe<Array<{ id: string }>>(
+        `SELECT "chunkId" AS id FROM ${bytesTable} WHERE "id_project" = $1 AND "namespace" = $2 AND "model" = $3`,
+        projectId,
+        namespace,
+        this.model,
+      );
+      const ids = new Set(listed.map((r) => r.id));
+      index.retain(ids);
+      const missing = [...ids].filter((id) => !index.has(id));
+      for (let at = 0; at < missing.length; at += loadBatch) {
+        const rows = await this.db.$queryRawUnsafe<Array<{ id: string; embedding: Uint8Array }>>(
+          `SELECT "chunkId" AS id, "embedding" FROM ${bytesTable} WHERE "chunkId" = ANY($1::text[])`,
+          missing.slice(at, at + loadBatch),
+        );
+        index.add(rows.map((r) => ({ id: r.id, vector: floats(r.embedding) })));
+      }
+      index.version = version;
+      return index;
+    })();
+    this.indexes.delete(key);
+    if (this.indexes.size >= maxIndexes) this.indexes.delete(this.indexes.keys().next().value!);
+    this.indexes.set(key, next);
+    // A failed refresh leaves no index behind: the next question reads it again.
+    next.catch(() => {
+      if (this.indexes.get(key) === next) this.indexes.delete(key);
+    });
+    return next;
+  }
+}
+
+function floats(bytes: Uint8Array): Float32Array {
+  const buffer = Buffer.from(bytes);
+  return new Float32Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
 }
 
 function checkVector(vector: number[]): number[] {
