@@ -22,6 +22,9 @@ export function benchConfig(overrides: Record<string, string> = {}): Config {
     // runs, and never refuses.
     RATE_LIMIT_REQUESTS: '1000000000',
     RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
+    // Likewise thousands of sockets from 127.0.0.1, most of them one agent's token.
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
     ...overrides,
   });
 }
