@@ -76,6 +76,17 @@ describe('with the default CORS_ORIGINS (*)', () => {
     expect(health.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 
+  it('answers a hand-written route\'s path asked with another method 405, its Allow naming the methods of both kinds of route', async () => {
+    // GET and DELETE /v3/files are written by hand (downloads), /v3/files/limits is generated.
+    const files = await t.request('PUT', '/v3/files');
+    expect(files.status).toBe(405);
+    expect(files.headers.get('allow')).toBe('GET, DELETE, HEAD, OPTIONS');
+    // POST /v3/:project_id/kb takes JSON (generated) and multipart (by hand); GET lists (generated).
+    const kb = await t.request('PATCH', `/v3/${p.projectId}/kb`, { body: {} });
+    expect(kb.status).toBe(405);
+    expect(kb.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+  });
+
   it('still answers an unknown path 404', async () => {
     const answer = await t.request('PATCH', '/v3/no/such/route');
     expect(answer.status).toBe(404);

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { AppError, badInput, bodyTooLarge } from '../errors.js';
 import type { IdempotencyKeys, KeyScope } from '../infra/idempotency.js';
 import type { Logger } from '../infra/logger.js';
-import { errorResponse, noRoute, type RestApi } from '../rest/plugin.js';
+import { errorResponse, noRoute, restBasePath, type RestApi } from '../rest/plugin.js';
 import type { Lane } from './listener.js';
 import { readBodyBytes, replyOf, type Reply } from './node-request.js';
 
@@ -15,8 +15,9 @@ import { readBodyBytes, replyOf, type Reply } from './node-request.js';
 // but not 408, 425 or 429 (nor any 5xx), which a retry may get past.
 //
 // It is the first lane: it takes the keyed POSTs and runs them through the other lanes itself,
-// with the body it read to fingerprint them. Requests without the header cost one header lookup. Calls without credentials (sign-up, sign-in: `/v3/auth/...`) have no caller to keep a key
-// for and pass through as if unkeyed.
+// with the body it read to fingerprint them. Requests without the header cost one header lookup.
+// Calls without credentials (sign-up, sign-in: `/v3/auth/...`) have no caller to keep a key for and
+// pass through as if unkeyed.
 //
 // Exactly once across crashes: the key's claim, the request's writes and its kept answer commit in
 // one database transaction (IdempotencyKeys.once), so a process killed at any instant leaves either
@@ -48,7 +49,7 @@ export function idempotencyLane(options: IdempotencyLaneOptions): Lane {
     const header = req.headers[idempotencyHeader];
     if (header === undefined || req.method !== 'POST' || req.headers.authorization === undefined) return null;
     const url = req.url ?? '/';
-    if (!url.startsWith('/v3/') || url.startsWith('/v3/auth/')) return null;
+    if (!url.startsWith(`${restBasePath}/`) || url.startsWith(`${restBasePath}/auth/`)) return null;
     return () => keyed(options, req, res, header);
   };
 }

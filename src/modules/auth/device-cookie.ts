@@ -39,6 +39,3 @@ export function trustedDevice(secret: string, account: string, cookieHeader: str
 export function setDeviceCookie(request: Request, value: string, secure: boolean) {
   setResponseCookie(request, `${deviceCookieName}=${value}; Path=/; Max-Age=${deviceCookieSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`);
 }
-
-/** The REST sign-in, which the REST lane leaves to yoga so that its answer gets the cookie. */
-export const setsDeviceCookie = (method: string, pathname: string) => method === 'POST' && pathname.replace(/\/+$/, '') === '/v3/auth/signin';
