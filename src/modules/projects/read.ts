@@ -9,8 +9,12 @@ const dates = allDates<Project>()(['deletedAt', 'createdAt', 'updatedAt']);
 
 export async function readProject(db: Db, id: string): Promise<Project | null> {
   const [row] = await queryRows<{ project: string }>(db, Prisma.sql`${Prisma.raw(prepared)} SELECT to_jsonb(p)::text AS "project" FROM "Project" p WHERE p."id" = ${id}`);
-  if (!row) return null;
-  const project = fromJsonRow<Project & { eventSeq: bigint | number }>(row.project, dates);
+  return row ? projectFromJson(row.project) : null;
+}
+
+/** A project row as `to_jsonb(p)::text` wrote it (for statements that read it along with something else). */
+export function projectFromJson(text: string): Project {
+  const project = fromJsonRow<Project & { eventSeq: bigint | number }>(text, dates);
   project.eventSeq = BigInt(project.eventSeq);
   return project;
 }

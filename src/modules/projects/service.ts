@@ -120,6 +120,11 @@ export class ProjectService {
     });
   }
 
+  /** A project row read along with something else in this request: this request's reads of it answer it. */
+  know(projectId: string, project: ProjectRecord | null) {
+    if (!this.projects.get(projectId)) perRequest(`project:${projectId}`, () => Promise.resolve(project));
+  }
+
   /** The project; 404 once deleted. */
   async get(projectId: string) {
     let project = this.projects.get(projectId);

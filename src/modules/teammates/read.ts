@@ -1,20 +1,24 @@
-import { Prisma, type ProjectUser, type User } from '../../generated/prisma/client.js';
+import { Prisma, type Project, type ProjectUser, type User } from '../../generated/prisma/client.js';
+import { projectFromJson } from '../projects/read.js';
 import { allDates, fromJsonRow, prepared, queryRows, type Db } from '../../infra/database.js';
 import { userDates } from '../auth/account-read.js';
 import type { TeammateRecord } from './record.js';
 
-// A caller's membership of a project with its account: read on every call whose role is not
-// cached. One prepared statement, the rows as JSON text, past Prisma's query engine.
+// A caller's membership of a project with its account, and the project itself (which the role
+// check reads next: whether it is open): read on every call whose role is not cached. One
+// prepared statement, the rows as JSON text, past Prisma's query engine.
 
 const teammateDates = allDates<ProjectUser>()(['createdAt', 'updatedAt']);
 
-export async function readMembership(db: Db, projectId: string, userId: string): Promise<TeammateRecord | null> {
-  const [row] = await queryRows<{ teammate: string; user: string }>(
+export async function readMembership(db: Db, projectId: string, userId: string): Promise<{ teammate: TeammateRecord | null; project: Project | null }> {
+  const [row] = await queryRows<{ project: string | null; teammate: string | null; user: string | null }>(
     db,
-    Prisma.sql`${Prisma.raw(prepared)} SELECT to_jsonb(pu)::text AS "teammate", to_jsonb(u)::text AS "user"
-      FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
-      WHERE pu."id_project" = ${projectId} AND pu."id_user" = ${userId}`,
+    Prisma.sql`${Prisma.raw(prepared)} SELECT (SELECT to_jsonb(p)::text FROM "Project" p WHERE p."id" = ${projectId}) AS "project",
+        to_jsonb(pu)::text AS "teammate", to_jsonb(u)::text AS "user"
+      FROM (SELECT 1) AS one
+        LEFT JOIN "ProjectUser" pu ON pu."id_project" = ${projectId} AND pu."id_user" = ${userId}
+        LEFT JOIN "User" u ON u."id" = pu."id_user"`,
   );
-  if (!row) return null;
-  return { ...fromJsonRow<ProjectUser>(row.teammate, teammateDates), user: fromJsonRow<User>(row.user, userDates) };
+  const teammate = row.teammate && row.user ? { ...fromJsonRow<ProjectUser>(row.teammate, teammateDates), user: fromJsonRow<User>(row.user, userDates) } : null;
+  return { teammate, project: row.project === null ? null : projectFromJson(row.project) };
 }

@@ -9,6 +9,7 @@ import { InvitationService } from './invitations.js';
 import type { TeammateRecord } from './record.js';
 import { membershipChannel } from '../auth/channels.js';
 import { readMembership } from './read.js';
+import type { Project } from '../../generated/prisma/client.js';
 
 export type { TeammateRecord } from './record.js';
 
@@ -44,7 +45,7 @@ export class TeammateService {
   }
 
   /** The projects' state (src/modules/projects): a member of a disabled or deleted project is refused. */
-  projects?: { assertOpen(projectId: string, ownerCall?: boolean): Promise<unknown> };
+  projects?: { assertOpen(projectId: string, ownerCall?: boolean): Promise<unknown>; know(projectId: string, project: Project | null): void };
 
   /**
    * The caller's active membership in a project (removed or disabled teammates have none). A member
@@ -63,7 +64,9 @@ export class TeammateService {
     const key = `${projectId}:${principal.userId}`;
     const cached = this.memberships.get(key);
     if (cached !== undefined) return cached;
-    const teammate = await readMembership(this.db, projectId, principal.userId);
+    const { teammate, project } = await readMembership(this.db, projectId, principal.userId);
+    // Read with it: the project the role check reads next.
+    this.projects?.know(projectId, project);
     const active = teammate && !teammate.trashed && teammate.status === 'active' ? teammate : null;
     this.memberships.set(key, active);
     return active;
