@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { request, subscribe } from '../api.js';
 import type { ConsoleConversationQuery } from '../gql/graphql.js';
-import { Attachment, attachmentMessage, dropTarget, FilePicker, receiptText, refusal, upload } from '../shared/attachments.js';
+import { Attachment, attachmentMessage, dropTarget, FilePicker, PaperclipIcon, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
@@ -365,7 +365,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           )}
           <span className="reply-buttons">
             <button type="button" className="secondary" aria-label="Attach a file or image" onClick={() => picker.current?.click()}>
-              📎
+              <PaperclipIcon />
             </button>
             <button type="submit">Send</button>
           </span>

@@ -152,7 +152,7 @@ export function Attachment({ message, token, prefix }: { message: ChatMessage; t
           void download(meta.src!, meta.name ?? 'file', token);
         }}
       >
-        📎 {meta.name ?? 'file'}
+        <PaperclipIcon /> {meta.name ?? 'file'}
         {meta.size ? ` (${sizeText(meta.size)})` : ''}
       </a>
     );
@@ -167,7 +167,26 @@ export function receiptText(status: number) {
   return { mark: '✓', label: 'Sent' };
 }
 
-/** The hidden file input a 📎 button opens: the picked file goes to `onFile`, and the input is emptied for the next. */
+/**
+ * A paperclip drawn as SVG: the emoji needs a colour-emoji font, which many desktops (and the test
+ * browser) lack, where it showed as an empty box.
+ */
+export function PaperclipIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false" style={{ verticalAlign: 'text-bottom' }}>
+      <path
+        d="M21.4 11.1l-8.5 8.5a5.5 5.5 0 0 1-7.8-7.8l8.5-8.5a3.7 3.7 0 0 1 5.2 5.2l-8.5 8.5a1.8 1.8 0 0 1-2.6-2.6l7.8-7.8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** The hidden file input a paperclip button opens: the picked file goes to `onFile`, and the input is emptied for the next. */
 export function FilePicker({ inputRef, className, onFile }: { inputRef: RefObject<HTMLInputElement | null>; className: string; onFile: (file: File) => void }) {
   return (
     <input

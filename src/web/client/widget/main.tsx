@@ -1,7 +1,7 @@
 import { StrictMode, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { liveClient, request, setApiBase, subscribe } from '../api.js';
-import { Attachment, attachmentMessage, dropTarget, FilePicker, receiptText, refusal, upload } from '../shared/attachments.js';
+import { Attachment, attachmentMessage, dropTarget, FilePicker, PaperclipIcon, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
@@ -396,7 +396,7 @@ function Widget({ projectId }: { projectId: string }) {
               </label>
               <FilePicker inputRef={picker} className="sw-visually-hidden" onFile={(file) => void attach(file)} />
               <button type="button" className="sw-attach" aria-label="Attach a file or image" disabled={!session || inputDisabled} onClick={() => picker.current?.click()}>
-                📎
+                <PaperclipIcon />
               </button>
               <input
                 id="sw-text"
