@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ZodError } from 'zod';
-import { currentRequestId } from './infra/logger.js';
+import { currentRequestId } from './infra/request-scope.js';
 
 // One error family for GraphQL and REST: a stable code, a message naming the field,
 // and the HTTP status REST answers with.

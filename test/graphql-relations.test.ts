@@ -6,7 +6,7 @@ import { createInfrastructure } from '../src/infra/index.js';
 import { registerJobs } from '../workers/jobs.js';
 import { serveTestApp, testEnvironment, type SeededProject, type TestApp } from './helpers/app.js';
 import { onlyAvailable, openRequest } from './helpers/conversations.js';
-import { currentRequestId } from '../src/infra/logger.js';
+import { currentRequestId } from '../src/infra/request-scope.js';
 
 // Relations a rich client selects into are GraphQL object types, loaded in batches, never across
 // projects; REST keeps its wire shape (the REST tests check that).

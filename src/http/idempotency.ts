@@ -7,6 +7,7 @@ import type { Logger } from '../infra/logger.js';
 import { errorResponse, noRoute, restBasePath, type RestApi } from '../rest/plugin.js';
 import type { Lane } from './listener.js';
 import { readBodyBytes, replyOf, type Reply } from './node-request.js';
+import { formEnvelopeBytes } from './multipart-form.js';
 
 // `Idempotency-Key` on REST POSTs, as Stripe has it: the first answer to a caller's key is kept
 // for 24 hours and a retry with that key gets it again (same status and body, plus
@@ -67,7 +68,7 @@ async function keyed(options: IdempotencyLaneOptions, req: IncomingMessage, res:
   const contentType = req.headers['content-type'] ?? '';
   const { config } = options;
   // Uploads are capped by their routes as they are read; a keyed one is read whole first (64 KB for the multipart envelope).
-  const limit = /^multipart\//i.test(contentType) ? Math.max(config.files.maxBytes, config.kb.fetchMaxBytes) + 64 * 1024 : config.bodyLimitBytes;
+  const limit = /^multipart\//i.test(contentType) ? Math.max(config.files.maxBytes, config.kb.fetchMaxBytes) + formEnvelopeBytes : config.bodyLimitBytes;
   const body = await readBodyBytes(req, limit);
   if (!body) return errorReply(bodyTooLarge(limit));
   if (!caller) return run(options, req, res, body);

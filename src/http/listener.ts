@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Yoga } from './yoga.js';
 import { bodyTooLarge, methodNotAllowed } from '../errors.js';
-import { inRequestScope } from '../infra/logger.js';
+import { inRequestScope } from '../infra/request-scope.js';
 import { errorResponse, restBasePath } from '../rest/plugin.js';
 import { chooseEncoding } from './compression.js';
 import { corsPolicy, type CorsPolicy } from './cors.js';

@@ -143,10 +143,13 @@ export type DateFields<T> = { [K in keyof T]-?: NonNullable<T[K]> extends Date ?
 /** `fields`, checked by the compiler to name every timestamp of model `T`. */
 export const allDates = <T>() => <const L extends readonly DateFields<T>[]>(fields: L & ([Exclude<DateFields<T>, L[number]>] extends [never] ? unknown : never)) => fields;
 
+/** A `timestamp(3)` as `to_jsonb` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
+export const fromJsonTimestamp = (text: string) => new Date(`${text}Z`);
+
 /** The same, for a row parsed already (in place). */
 export function withJsonDates<T>(row: object, dateFields: readonly string[]): T {
   const record = row as Record<string, unknown>;
-  for (const field of dateFields) if (typeof record[field] === 'string') record[field] = new Date(`${record[field] as string}Z`);
+  for (const field of dateFields) if (typeof record[field] === 'string') record[field] = fromJsonTimestamp(record[field] as string);
   return row as T;
 }
 

@@ -1,45 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
+import { currentRequestId } from './request-scope.js';
 
 export type Logger = pino.Logger;
-
-// The request a piece of work runs for: set once where node hands the request over, it follows
-// the request through every await, so each log line written on its behalf (in a lane, yoga, a
-// service, the database layer) and each error body carries its id without passing a child logger
-// down every call.
-// It also keeps what a request reads more than once (`perRequest`): the project a role check
-// reads and the resolver reads again is one query, not two.
-interface RequestScope {
-  id: string;
-  kept?: Map<string, unknown>;
-}
-const requestScope = new AsyncLocalStorage<RequestScope>();
-
-/** Runs `work` on behalf of the request `requestId`. */
-export function inRequestScope<T>(requestId: string, work: () => T): T {
-  return requestScope.run({ id: requestId }, work);
-}
-
-/** The id of the request the current work runs for, if any. */
-export function currentRequestId(): string | undefined {
-  return requestScope.getStore()?.id;
-}
-
-/** The value `make` made for `key` earlier in this request, else made now (and kept for the rest of it); outside a request, made each time. */
-export function perRequest<T>(key: string, make: () => T): T {
-  const scope = requestScope.getStore();
-  if (!scope) return make();
-  scope.kept ??= new Map();
-  if (scope.kept.has(key)) return scope.kept.get(key) as T;
-  const value = make();
-  scope.kept.set(key, value);
-  return value;
-}
-
-/** Drops what this request kept for `key` (the request changed it). */
-export function forgetPerRequest(key: string) {
-  requestScope.getStore()?.kept?.delete(key);
-}
 
 // Secrets never reach the log: headers, passwords and tokens are redacted wherever they appear.
 // Lines go to stdout unless a destination is given (tests read them back).
@@ -47,7 +9,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   const options: pino.LoggerOptions = {
     level,
     mixin() {
-      const requestId = requestScope.getStore()?.id;
+      const requestId = currentRequestId();
       return requestId === undefined ? {} : { request_id: requestId };
     },
     redact: {

@@ -1,5 +1,6 @@
 import { Busboy } from '@fastify/busboy';
-import { AppError, badInput } from '../../errors.js';
+import { badInput } from '../../errors.js';
+import { formEnvelopeBytes, partTooLarge } from '../../http/multipart-form.js';
 
 // Reads the `file` part of a multipart/form-data request into memory, refusing anything
 // larger than the limit as soon as it is seen, without reading the rest of the body.
@@ -10,10 +11,9 @@ export interface Upload {
 }
 
 // Room for the multipart boundaries, part headers and small form fields around the file.
-const envelopeBytes = 64 * 1024;
+const envelopeBytes = formEnvelopeBytes;
 
-export const tooLarge = (maxBytes: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `file: larger than the ${maxBytes}-byte limit`, { field: 'file' });
+export const tooLarge = (maxBytes: number) => partTooLarge('file', maxBytes);
 
 export async function readUpload(request: Request, maxBytes: number): Promise<Upload> {
   const contentType = request.headers.get('content-type') ?? '';

@@ -1,6 +1,6 @@
 import { minRole } from '../../graphql/scopes.js';
-import { AppError, badInput } from '../../errors.js';
-import { readForm } from '../../http/multipart-form.js';
+import { badInput } from '../../errors.js';
+import { partTooLarge, readForm } from '../../http/multipart-form.js';
 import type { HandRoute } from '../../rest/hand-route.js';
 
 // POST /v3/:project_id/kb with multipart/form-data: a PDF or DOCX file (part `file`) as a content.
@@ -18,7 +18,7 @@ export const uploadKbContent: HandRoute = {
     const form = await readForm(request, maxBytes, 'file');
     const file = form.get('file') ?? form.get('uploadFile');
     if (!file || typeof file === 'string') throw badInput('file', 'file: is required (a part named `file` holding the document)');
-    if (file.size > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `file: larger than the ${maxBytes}-byte limit`, { field: 'file' });
+    if (file.size > maxBytes) throw partTooLarge('file', maxBytes);
     const field = (name: string) => {
       const value = form.get(name) ?? query.get(name);
       return typeof value === 'string' && value !== '' ? value : undefined;

@@ -1,5 +1,5 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
-import { prepared, queryRows, withJsonDates, type Db } from '../../infra/database.js';
+import { allDates, fromJsonTimestamp, prepared, queryRows, withJsonDates, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { inRequestTransaction } from '../../infra/request-transaction.js';
@@ -63,18 +63,10 @@ interface WrittenJson {
 
 /** A row as `to_jsonb` writes it: timestamps (UTC, no zone) are text. */
 type Json<T> = { [K in keyof T]: NonNullable<T[K]> extends Date ? string | Extract<T[K], null> : T[K] };
-type DateField<T> = { [K in keyof T]-?: NonNullable<T[K]> extends Date ? K : never }[keyof T];
 
 // Every timestamp of the two models (the compiler checks none is missing).
-const requestDates = ['assigned_at', 'first_response_at', 'closed_at', 'createdAt', 'updatedAt'] as const;
-const messageDates = ['createdAt', 'updatedAt'] as const;
-const allListed = <T, L extends readonly DateField<T>[]>(list: L & ([Exclude<DateField<T>, L[number]>] extends [never] ? unknown : never)) => list;
-allListed<Request, typeof requestDates>(requestDates);
-allListed<Message, typeof messageDates>(messageDates);
-
-/** A `timestamp(3)` as `to_jsonb` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
-const utc = (text: string) => withJsonDates<{ at: Date }>({ at: text }, ['at']).at;
-const withDates = <T>(row: Json<T>, fields: readonly string[]): T => withJsonDates<T>(row, fields);
+const requestDates = allDates<Request>()(['assigned_at', 'first_response_at', 'closed_at', 'createdAt', 'updatedAt']);
+const messageDates = allDates<Message>()(['createdAt', 'updatedAt']);
 
 /**
  * Per post, on its locked request `r` and its input row `x`: the first of `batchFallbacks` that
@@ -209,8 +201,8 @@ export class QuickPoster {
         if (!event) throw new Error(`event log: no project ${projectId} to append message.create to`);
         const post: QuickWritten = {
           written: true,
-          message: withDates<Message>(message, messageDates),
-          request: withDates<Request>(request, requestDates),
+          message: withJsonDates<Message>(message, messageDates),
+          request: withJsonDates<Request>(request, requestDates),
           relations: relationsFromRow(relations),
           event: {
             id: event.id,
@@ -219,7 +211,7 @@ export class QuickPoster {
             name: event.name as 'message.create',
             subject: event.subject,
             payload: event.payload ?? {},
-            createdAt: utc(event.createdAt).toISOString(),
+            createdAt: fromJsonTimestamp(event.createdAt).toISOString(),
           },
         };
         this.beforePublish(post);

@@ -7,7 +7,7 @@ import type { Project } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
 import { isWithin, parseOperatingHours, type OperatingHours } from './operating-hours.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
-import { forgetPerRequest, perRequest } from '../../infra/logger.js';
+import { forgetPerRequest, perRequest } from '../../infra/request-scope.js';
 import { readProject } from './read.js';
 
 export type ProjectRecord = Project;
