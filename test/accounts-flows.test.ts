@@ -152,6 +152,19 @@ describe('invitations by e-mail', () => {
 });
 
 describe('notifications', () => {
+  /** Waits until the e-mail notifier has read every event of the project so far. */
+  const notifierCaughtUp = () =>
+    expect
+      .poll(
+        async () => {
+          const [row] = await t.infra.database.prisma.$queryRaw<Array<{ behind: boolean }>>`
+            SELECT p."eventSeq" > COALESCE(c."seq", 0) AS behind FROM "Project" p
+            LEFT JOIN "NotificationCursor" c ON c."id_project" = p."id" WHERE p."id" = ${p.projectId}`;
+          return row.behind;
+        },
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBe(false);
 
   it('e-mails the offline agent a new conversation is assigned to, unless their setting turns it off', async () => {
     await onlyAvailable(t, p, [p.agent]);
@@ -168,6 +181,8 @@ describe('notifications', () => {
 
     await t.put(`/v3/${p.projectId}/project_users/`, { token: p.agent.token, body: { settings: { email_notifications: false } } });
     await openRequest(t, p, { text: 'muted question' });
+    // The setting in force when the notifier reads the event decides: let it read this one first.
+    await notifierCaughtUp();
     await t.put(`/v3/${p.projectId}/project_users/`, { token: p.agent.token, body: { settings: { email_notifications: true } } });
     await openRequest(t, p, { text: 'third question' });
     // Events are read in order: once the third's mail is here, the muted one was decided.

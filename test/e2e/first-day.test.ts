@@ -403,7 +403,7 @@ describe("a support team's first day in the browser", () => {
     await visitorSays(away.page, 'Please call me back about my invoice');
     await shot(away.page, 'widget-away');
     await owner.page.getByRole('tab', { name: /^Unassigned/ }).click();
-    await inbox(owner.page).getByText('Please call me back about my invoice').waitFor({ timeout: 5_000 });
+    await inbox(owner.page).getByText('Please call me back about my invoice').waitFor({ timeout: 10_000 });
     await inbox(owner.page).getByText('carla@example.test').waitFor();
     expect(away.problems).toEqual([]);
     await away.context.close();

@@ -4,6 +4,7 @@ import type { ConsoleContactQuery, ConsoleLeadConversationsQuery } from '../gql/
 import { Contact as ContactQuery, LeadConversations, UpdateLead } from './operations.js';
 import { navigate, paths, type View } from './router.js';
 import { useSession } from './session.js';
+import { useLatestRead } from '../shared/latest-read.js';
 
 // The contact panel of a conversation: who the visitor is (the lead, editable), where they wrote
 // from (page, browser, OS and device parsed from their user agent, location from their address)
@@ -25,19 +26,22 @@ export function ContactPanel({ projectId, requestId, view }: { projectId: string
   const [form, setForm] = useState({ fullname: '', email: '', phone: '' });
   const [error, setError] = useState<string | null>(null);
 
+  const beginRead = useLatestRead();
   const load = useCallback(() => {
+    const isNewest = beginRead();
     request(ContactQuery, { project: projectId, request: requestId }, token).then(
       (r) => {
+        if (!isNewest()) return;
         setContact(r.request);
         const lead = r.request.lead;
         if (lead) {
           setForm({ fullname: lead.fullname ?? '', email: lead.email ?? '', phone: lead.phone ?? '' });
-          request(LeadConversations, { project: projectId, lead: lead._id }, token).then((c) => setEarlier(c.requests.requests.filter((q) => q.request_id !== requestId)), () => {});
+          request(LeadConversations, { project: projectId, lead: lead._id }, token).then((c) => isNewest() && setEarlier(c.requests.requests.filter((q) => q.request_id !== requestId)), () => {});
         }
       },
-      (e: Error) => setError(e.message),
+      (e: Error) => isNewest() && setError(e.message),
     );
-  }, [projectId, requestId, token]);
+  }, [projectId, requestId, token, beginRead]);
   useEffect(load, [load]);
 
   async function save() {

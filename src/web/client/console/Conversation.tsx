@@ -12,6 +12,7 @@ import { AddKbContent, KnowledgeBases } from './manage-operations.js';
 import { ContactPanel } from './Contact.js';
 import type { View } from './router.js';
 import { useSession } from './session.js';
+import { useLatestRead } from '../shared/latest-read.js';
 
 type Details = NonNullable<ConsoleConversationQuery['request']>;
 
@@ -52,16 +53,19 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
     request(MarkSeen, { project: projectId, request: requestId }, token).then(() => window.dispatchEvent(new Event('console:seen')), () => {});
   }, [projectId, requestId, token, pageVisible, lastFromOthers]);
 
+  const beginRead = useLatestRead();
   const load = useCallback(() => {
+    const isNewest = beginRead();
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
       (r) => {
+        if (!isNewest()) return;
         setDetails(r.request);
         setTimeline(r.requestTimeline ?? []);
         setMessages((m) => merged(m, r.messages));
       },
-      (e: Error) => setError(e.message),
+      (e: Error) => isNewest() && setError(e.message),
     );
-  }, [projectId, requestId, token]);
+  }, [projectId, requestId, token, beginRead]);
 
   useEffect(() => {
     setMessages([]);

@@ -4,6 +4,7 @@ import type { ConsoleInboxCountsQuery, ConsoleInboxQuery } from '../gql/graphql.
 import { useProjectEvents } from './live.js';
 import { FilterTargets, Inbox as InboxQuery, InboxCounts, RequestEvents } from './operations.js';
 import { subscribe } from '../api.js';
+import { useLatestRead } from '../shared/latest-read.js';
 import { navigate, paths, views, type View } from './router.js';
 import { useSession } from './session.js';
 
@@ -82,7 +83,9 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
   }, [projectId, token]);
   const active = Object.entries(filters).filter(([k, v]) => k !== 'order' && v).length;
 
+  const beginRead = useLatestRead();
   const load = useCallback(() => {
+    const isNewest = beginRead();
     const filter = {
       mine: { assignee: 'me' },
       unassigned: { status: '100' },
@@ -99,13 +102,14 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
     const order = filters.order === 'waiting_since' ? { sortField: 'waiting_since', direction: 1 } : { sortField: 'last_activity', direction: -1 };
     request(InboxQuery, { project: projectId, ...order, ...filter, ...narrowed }, token).then(
       (r) => {
+        if (!isNewest()) return;
         setError(null);
         setRequests(r.requests.requests);
       },
-      (e: Error) => setError(e.message),
+      (e: Error) => isNewest() && setError(e.message),
     );
-    request(InboxCounts, { project: projectId }, token).then(setCounts, () => {});
-  }, [projectId, view, token, userId, filters]);
+    request(InboxCounts, { project: projectId }, token).then((c) => isNewest() && setCounts(c), () => {});
+  }, [projectId, view, token, userId, filters, beginRead]);
 
   useEffect(() => {
     setRequests(null);
