@@ -27,8 +27,8 @@ export default async function run() {
     const { prisma } = server.app.infra.database;
     await prisma.$executeRawUnsafe(
       `WITH s AS (UPDATE "Project" SET "eventSeq" = "eventSeq" + $2::int WHERE id = $1 RETURNING "eventSeq" - $2::int AS before)
-       INSERT INTO "DomainEvent" ("id", "id_project", "seq", "name", "subject", "payload", "createdAt", "dispatchedAt")
-       SELECT 'history-' || $1 || '-' || (s.before + g), $1, s.before + g, 'lead.update', 'lead', '{}'::jsonb, now(), now()
+       INSERT INTO "DomainEvent" ("id", "id_project", "seq", "name", "subject", "payload", "createdAt")
+       SELECT 'history-' || $1 || '-' || (s.before + g), $1, s.before + g, 'lead.update', 'lead', '{}'::jsonb, now()
        FROM s, generate_series(1, $2::int) g`,
       projectId,
       history,

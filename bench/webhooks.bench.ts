@@ -100,7 +100,10 @@ export default async function webhooksBench() {
     // When the last event has become deliveries: the dispatcher's share of the drain.
     const { prisma } = server.app.infra.database;
     const dispatched = (async () => {
-      while ((await prisma.domainEvent.count({ where: { dispatchedAt: null } })) > 0) await new Promise((r) => setTimeout(r, 100));
+      const behind = () => prisma.$queryRaw<Array<{ n: bigint }>>`
+        SELECT count(*) AS n FROM "Project" p LEFT JOIN "EventCursor" c ON c."consumer" = 'webhooks' AND c."id_project" = p."id"
+        WHERE p."eventSeq" > COALESCE(c."seq", 0)`;
+      while ((await behind())[0].n > 0n) await new Promise((r) => setTimeout(r, 100));
       return (Date.now() - started) / 1000;
     })();
     const drained = await receiver.waitFor(events * subscriptions);

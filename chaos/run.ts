@@ -418,7 +418,8 @@ await converge(() => followers.every((f) => missing(f) === 0), 120_000);
 interface DeliveryState {
   messageId: string;
   eventId: string | null;
-  dispatchedAt: Date | null;
+  /** Whether the webhooks' cursor has passed the event. */
+  dispatched: boolean | null;
   deliveryId: string | null;
   status: string | null;
   nextAttemptAt: Date | null;
@@ -427,10 +428,11 @@ interface DeliveryState {
 const deliveryStates = async () =>
   (
     await db.query<DeliveryState>(
-      `SELECT m."id" AS "messageId", e."id" AS "eventId", e."dispatchedAt", d."id" AS "deliveryId", d."status", d."nextAttemptAt", d."attempts"
+      `SELECT m."id" AS "messageId", e."id" AS "eventId", e."seq" <= c."seq" AS "dispatched", d."id" AS "deliveryId", d."status", d."nextAttemptAt", d."attempts"
        FROM "Message" m
        LEFT JOIN "DomainEvent" e ON e."id_project" = m."id_project" AND e."name" = 'message.create' AND e."subject" = m."id"
        LEFT JOIN "WebhookDelivery" d ON d."eventId" = e."id"
+       LEFT JOIN "EventCursor" c ON c."consumer" = 'webhooks' AND c."id_project" = m."id_project"
        WHERE m."id_project" = $1`,
       [projectId],
     )
@@ -460,7 +462,7 @@ const attemptOutcomes = (
   )
 ).rows.map((r) => `${r.outcome} ${r.n}`).join(', ');
 const mostAttempts = Math.max(0, ...states.map((d) => d.attempts?.length ?? 0));
-const lostWhy = (d: DeliveryState) => (!d.eventId ? 'no event' : !d.deliveryId ? (d.dispatchedAt ? 'no delivery (event dispatched)' : 'no delivery (event not dispatched)') : d.status!);
+const lostWhy = (d: DeliveryState) => (!d.eventId ? 'no event' : !d.deliveryId ? (d.dispatched ? 'no delivery (event dispatched)' : 'no delivery (event not dispatched)') : d.status!);
 
 // --- the table -----------------------------------------------------------------------------------
 
@@ -517,7 +519,7 @@ if (lostDeliveries.length) {
     const state = d.deliveryId ? await deliverQueue.getJobState(d.deliveryId).catch((error: Error) => `not read (${error.message})`) : 'none';
     const job = state === 'unknown' ? 'none in Redis' : state;
     console.log(
-      `- message ${d.messageId}: ${lostWhy(d)}; event ${d.eventId ?? '-'} dispatched ${d.dispatchedAt?.toISOString() ?? 'never'}; ` +
+      `- message ${d.messageId}: ${lostWhy(d)}; event ${d.eventId ?? '-'} dispatched ${d.dispatched ? 'yes' : 'no'}; ` +
         `delivery ${d.deliveryId ?? '-'}${d.status === 'pending' ? `, next attempt at ${d.nextAttemptAt?.toISOString() ?? 'none'}` : ''}; job ${job}`,
     );
     for (const a of d.attempts ?? []) console.log(`    attempt ${a.attempt ?? 'redelivery'} at ${a.at}: ${a.statusCode ?? a.reason} (${a.durationMs} ms)`);

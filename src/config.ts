@@ -59,6 +59,8 @@ const envSchema = z.object({
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
+  // How often the event consumers (webhooks, bots, e-mail) look for events past their cursors.
+  EVENT_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 2s').default('2s'),
   OUTBOUND_ALLOW_PRIVATE: bool.default(false),
   OUTBOUND_ALLOWED_HOSTS: z.string().optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -126,7 +128,6 @@ const envSchema = z.object({
   EMAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   EMAIL_INTERNAL_SEND_LIMIT: z.coerce.number().int().positive().default(100),
   EMAIL_INTERNAL_SEND_WINDOW_SECONDS: counterSeconds.default(3600),
-  EMAIL_NOTIFY_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 2s').default('2s'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -181,6 +182,8 @@ export interface Config {
   redisPrefix: string;
   /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
   redisCommandTimeoutMs: number;
+  /** How often the event consumers look for events past their cursors (event-consumers.ts). */
+  eventSweepIntervalMs: number;
   /** /ready answers 503 when the database or Redis does not answer within this long. */
   readyTimeoutMs: number;
   jwtSecret: string;
@@ -296,7 +299,6 @@ export interface Config {
     attempts: number;
     internalSendLimit: number;
     internalSendWindowSeconds: number;
-    notifyIntervalMs: number;
   };
   http: HttpSettings;
 }
@@ -511,6 +513,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     authCacheMs: env.AUTH_CACHE_MS,
     projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
+    eventSweepIntervalMs: Math.max(50, durationToMs(env.EVENT_SWEEP_INTERVAL)),
     outbound: {
       allowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
       allowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
@@ -582,7 +585,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       attempts: env.EMAIL_ATTEMPTS,
       internalSendLimit: env.EMAIL_INTERNAL_SEND_LIMIT,
       internalSendWindowSeconds: env.EMAIL_INTERNAL_SEND_WINDOW_SECONDS,
-      notifyIntervalMs: Math.max(50, durationToMs(env.EMAIL_NOTIFY_INTERVAL)),
     },
     http: httpSettings(cleaned),
     ...overrides,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { onlyAvailable, openRequest } from './helpers/conversations.js';
+import { consumerCaughtUp } from './helpers/event-consumers.js';
 import { startSmtpSink, tokenOf, type SmtpSink } from './helpers/smtp.js';
 
 // Account flows that go through e-mail, each followed through a real SMTP server: verification,
@@ -12,7 +13,7 @@ let p: SeededProject;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://support.acme.test', EMAIL_NOTIFY_INTERVAL: '200ms' });
+  t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://support.acme.test', EVENT_SWEEP_INTERVAL: '200ms' });
   p = await t.seedProject('Acme');
 });
 afterAll(async () => {
@@ -153,18 +154,7 @@ describe('invitations by e-mail', () => {
 
 describe('notifications', () => {
   /** Waits until the e-mail notifier has read every event of the project so far. */
-  const notifierCaughtUp = () =>
-    expect
-      .poll(
-        async () => {
-          const [row] = await t.infra.database.prisma.$queryRaw<Array<{ behind: boolean }>>`
-            SELECT p."eventSeq" > COALESCE(c."seq", 0) AS behind FROM "Project" p
-            LEFT JOIN "NotificationCursor" c ON c."id_project" = p."id" WHERE p."id" = ${p.projectId}`;
-          return row.behind;
-        },
-        { timeout: 10_000, interval: 50 },
-      )
-      .toBe(false);
+  const notifierCaughtUp = () => expect.poll(() => consumerCaughtUp(t, 'email-notifications', p.projectId), { timeout: 10_000, interval: 50 }).toBe(true);
 
   it('e-mails the offline agent a new conversation is assigned to, unless their setting turns it off', async () => {
     await onlyAvailable(t, p, [p.agent]);

@@ -44,7 +44,7 @@ interface Message {
 
 describe('bot answers recovered from the log', () => {
   it('answers, exactly once, a message whose process died before its bot answered', async () => {
-    const environment = await testEnvironment({ BOT_SWEEP_INTERVAL: '200ms', BOT_SWEEP_GRACE: '200ms' });
+    const environment = await testEnvironment({ BOT_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms', BOT_SWEEP_GRACE: '200ms' });
     cleanups.push(() => environment.dispose());
     const { config } = environment;
     // Both nodes open the same data directory: migrated already, from the suite's image.
@@ -62,7 +62,7 @@ describe('bot answers recovered from the log', () => {
       PORT: '0',
       HOST: '127.0.0.1',
       BCRYPT_ROUNDS: '4',
-      BOT_SWEEP_INTERVAL: '200ms',
+      BOT_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms',
       BOT_SWEEP_GRACE: '200ms',
     })) {
       if (value !== undefined) env[key] = value;

@@ -19,7 +19,7 @@ let p: SeededProject;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await createTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '50ms', WEBHOOK_SWEEP_INTERVAL: '200ms' });
+  t = await createTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '50ms', WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms' });
   p = await t.seedProject('Presenter');
   receiver = await startReceiver();
   for (const event of Object.keys(catalogue)) {

@@ -28,8 +28,8 @@ const eventsQuery = 'subscription($p: String!, $after: Int) { projectEvents(proj
 async function appendHistory(projectId: string, count: number): Promise<number> {
   const rows = await t.infra.database.prisma.$queryRawUnsafe<Array<{ last: bigint }>>(
     `WITH s AS (UPDATE "Project" SET "eventSeq" = "eventSeq" + $2::int WHERE id = $1 RETURNING "eventSeq" - $2::int AS before),
-     added AS (INSERT INTO "DomainEvent" ("id", "id_project", "seq", "name", "subject", "payload", "createdAt", "dispatchedAt")
-       SELECT 'history-' || $1 || '-' || (s.before + g), $1, s.before + g, 'lead.update', 'lead', '{}'::jsonb, now(), now()
+     added AS (INSERT INTO "DomainEvent" ("id", "id_project", "seq", "name", "subject", "payload", "createdAt")
+       SELECT 'history-' || $1 || '-' || (s.before + g), $1, s.before + g, 'lead.update', 'lead', '{}'::jsonb, now()
        FROM s, generate_series(1, $2::int) g RETURNING "seq")
      SELECT max("seq") AS last FROM added`,
     projectId,

@@ -21,10 +21,9 @@ beforeAll(async () => {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,200ms',
     WEBHOOK_TIMEOUT_MS: '500',
-    WEBHOOK_SWEEP_INTERVAL: '200ms',
+    WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms',
     WEBHOOK_MAX_RETRY_AFTER: '3s',
     SMTP_URL: smtp.url,
-    EMAIL_NOTIFY_INTERVAL: '200ms',
   });
   seeded = await t.seedProject('Operations');
 });
@@ -294,7 +293,7 @@ describe('GET /v3/webhooks/events', () => {
 
 describe.skipIf(!productionMode)('throttle across nodes', () => {
   it('paces deliveries handled by two nodes to the subscription\'s rate together', async () => {
-    const overrides = { OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_SWEEP_INTERVAL: '200ms' };
+    const overrides = { OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms' };
     const a = await createTestServer(overrides);
     const b = await createTestServer(overrides, { databaseUrl: a.config.databaseUrl, prefix: a.config.redisPrefix });
     try {

@@ -35,7 +35,7 @@ async function node(config: Config, { workers }: { workers: boolean }) {
 }
 
 async function environment(overrides: Record<string, string> = {}) {
-  const env: TestEnvironment = await testEnvironment({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_SWEEP_INTERVAL: '200ms', ...overrides });
+  const env: TestEnvironment = await testEnvironment({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms', ...overrides });
   cleanups.push(() => env.dispose());
   return env.config;
 }
@@ -121,7 +121,7 @@ describe('webhook recovery', () => {
         OUTBOUND_ALLOW_PRIVATE: 'true',
         WEBHOOK_WORKER_LOCK_MS: '1000',
         WEBHOOK_TIMEOUT_MS: '20000',
-        WEBHOOK_SWEEP_INTERVAL: '200ms',
+        WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms',
       };
       const startWorker = async () => {
         const worker = runScript('workers/index.ts', workerEnv);

@@ -14,7 +14,7 @@ let seeded: SeededProject;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_SWEEP_INTERVAL: '200ms' });
+  t = await createTestApp({ WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms' });
   seeded = await t.seedProject();
   receiver = await startReceiver();
 });

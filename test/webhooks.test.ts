@@ -7,6 +7,7 @@ import type { Tx } from '../src/infra/database.js';
 import { RetryJobError } from '../src/infra/job-queue.js';
 import { sign } from '../src/modules/webhooks/signature.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { consumerCaughtUp } from './helpers/event-consumers.js';
 import { eventually, startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 // Webhooks end to end: subscriptions through REST and GraphQL, deliveries to a local receiver.
@@ -21,7 +22,7 @@ beforeAll(async () => {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,200ms',
     WEBHOOK_TIMEOUT_MS: '300',
-    WEBHOOK_SWEEP_INTERVAL: '200ms',
+    WEBHOOK_SWEEP_INTERVAL: '200ms', EVENT_SWEEP_INTERVAL: '200ms',
   });
   seeded = await t.seedProject();
 });
@@ -607,7 +608,7 @@ describe('delivery', () => {
 
     // Disabled: later events are not delivered to it.
     await change(projectId, 'lead.create', (tx) => tx.lead.create({ data: { id_project: projectId, createdBy: 'test' } }));
-    await eventually(async () => (await t.services.infra.database.prisma.domainEvent.count({ where: { id_project: projectId, dispatchedAt: null } })) === 0);
+    await eventually(() => consumerCaughtUp(t, 'webhooks', projectId));
     expect(r.received).toHaveLength(1);
   });
 

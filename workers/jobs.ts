@@ -3,7 +3,7 @@ import { indexJob } from '../src/modules/kb/indexing.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from '../src/modules/webhooks/delivery.js';
 import type { Services } from '../src/services.js';
 import { offerWaitingJob } from '../src/modules/requests/jobs.js';
-import { externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
+import { botTurnJob, externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
 import { emailJob } from '../src/modules/email/mailer.js';
 import { purgeProjectJob } from '../src/modules/projects/purge.js';
 
@@ -12,7 +12,7 @@ import { purgeProjectJob } from '../src/modules/projects/purge.js';
  * schema) is declared by the module that owns the work; processors get their data parsed by the
  * queue and call a service. The server and `workers/index.ts` register the same list.
  */
-export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, externalBotJob, emailJob, purgeProjectJob] as const satisfies readonly JobType[];
+export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, botTurnJob, externalBotJob, emailJob, purgeProjectJob] as const satisfies readonly JobType[];
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
@@ -61,9 +61,16 @@ export function registerJobs(queue: JobQueue, services: Services) {
     lockMs: webhooks.workerLockMs,
     process: (data) => services.webhooks.sender.deliverFirst(data.deliveryIds),
   });
-  // Reads the event log into deliveries, wherever workers run.
-  queue.runBeside(services.webhooks.dispatcherTask());
+  // Queues again the deliveries whose job was lost.
+  queue.runBeside(services.webhooks.recoveryTask());
 
+  // A bots' turn: one at a time per conversation in a process (the engine orders them), many conversations at once.
+  queue.define({
+    job: botTurnJob,
+    attempts: 3,
+    concurrency: 32,
+    process: (data) => services.botEngine.takeTurnJob(data),
+  });
   queue.define({
     job: externalBotJob,
     attempts: externalAttempts,
@@ -73,10 +80,15 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // Renders what external bots receive; waits for the bots' turns in progress on shutdown.
   queue.runBeside(services.botEngine.backgroundTask());
 
-  // E-mail: the send job, and the notifications that follow the event log.
+  // E-mail: the send job.
   queue.define(services.email.mailer.jobDefinition());
-  queue.runBeside(services.email.notifications.task());
 
   // The data of deleted projects.
   queue.define(services.projectPurge.jobDefinition());
+
+  // The consumers of committed events, each reading every project's events from its own cursor:
+  // webhook deliveries, the bots' turns and e-mail notifications.
+  const consumers = services.infra.eventConsumers;
+  for (const consumer of [services.webhooks.dispatcher, services.botEngine.consumer, services.email.notifications]) consumers.register(consumer);
+  queue.runBeside(consumers.task());
 }

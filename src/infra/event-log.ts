@@ -49,8 +49,12 @@ export const projectChannel = (projectId: string) => `project:${projectId}`;
 
 export type CommitListener = (event: LoggedEvent) => void;
 
+/** Carries the events a process without an event dispatcher commits to the processes that have one (event-consumers.ts). */
+export const wakeChannel = 'events:committed';
+
 export class EventLog {
   private commitListeners = new Set<CommitListener>();
+  private dispatchers = 0;
 
   constructor(
     private db: Db,
@@ -65,6 +69,11 @@ export class EventLog {
   onCommit(listener: CommitListener): () => void {
     this.commitListeners.add(listener);
     return () => this.commitListeners.delete(listener);
+  }
+
+  /** An event dispatcher runs in this process (or stopped): without one, committed events wake those elsewhere. */
+  dispatchedHere(running: boolean) {
+    this.dispatchers += running ? 1 : -1;
   }
 
   /** Runs `work` in one transaction; the events it emits commit with it and are published after. */
@@ -90,7 +99,11 @@ export class EventLog {
     // Inside a request that runs in one transaction, its commit is still to come.
     if (events.length && afterRequestCommit(() => this.committed(events))) return;
     // Sent together, without waiting for each: the bus keeps their order (one connection).
-    await Promise.all(events.map((event) => this.publish(event)));
+    await Promise.all([
+      ...events.map((event) => this.publish(event)),
+      // A wake lost with the bus is made up by the dispatchers' sweep.
+      ...(this.dispatchers ? [] : [this.bus.publish(wakeChannel, { events }).catch(() => {})]),
+    ]);
     for (const event of events) {
       for (const listener of this.commitListeners) {
         try {

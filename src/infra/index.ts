@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { openDatabase, type Database } from './database.js';
 import { InProcessEventBus, RedisEventBus, type EventBus } from './event-bus.js';
+import { EventConsumers } from './event-consumers.js';
 import { EventLog } from './event-log.js';
 import { FileStore } from './file-store.js';
 import type { JobQueue } from './job-queue.js';
@@ -18,6 +19,8 @@ export interface Infrastructure {
   bus: EventBus;
   queue: JobQueue;
   eventLog: EventLog;
+  /** The consumers of committed events (webhooks, bots, e-mail), run beside the workers. */
+  eventConsumers: EventConsumers;
   files: FileStore;
   /** Counters shared by every node (credential throttle, rate limits). */
   limiters: Limiters;
@@ -74,6 +77,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   const files = new FileStore(config.filesDir);
   await files.init();
   const eventLog = new EventLog(database.prisma, bus, logger);
+  const eventConsumers = new EventConsumers(database.prisma, eventLog, bus, config.eventSweepIntervalMs, logger);
   const presence = config.redisUrl
     ? new RedisPresenceTracker(config.redisUrl, config.redisPrefix, config.presenceTtlMs)
     : new LocalPresenceTracker();
@@ -85,6 +89,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
     bus,
     queue,
     eventLog,
+    eventConsumers,
     files,
     limiters,
     presence,

@@ -115,7 +115,7 @@ async function timeToScreen(page: Page, where: string, text: string, from: Page,
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   smtp = await startSmtpSink();
-  t = (await createTestServer({ SMTP_URL: smtp.url, EMAIL_NOTIFY_INTERVAL: '200ms' })).client;
+  t = (await createTestServer({ SMTP_URL: smtp.url, EVENT_SWEEP_INTERVAL: '200ms' })).client;
   browser = await launchBrowser();
 }, 60_000);
 

@@ -12,7 +12,7 @@ export function createEmailServices(infra: Infrastructure) {
     mailer,
     invitations: new InvitationMail(db, mailer, infra.config),
     internal: new InternalMailService(db, mailer, infra.limiters, infra.config.email),
-    notifications: new MailNotifications(db, infra.eventLog, mailer, infra.config, infra.logger),
+    notifications: new MailNotifications(db, mailer, infra.config, infra.logger),
   };
 }
 

@@ -1,26 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db } from '../../infra/database.js';
+import type { Db, Tx } from '../../infra/database.js';
 import type { EventBus } from '../../infra/event-bus.js';
-import { projectChannel, toLogged, type EventRow, type LoggedEvent } from '../../infra/event-log.js';
+import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
+import type { LoggedEvent } from '../../infra/event-log.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { catalogueEntry, subscriptionMatches, type RenderTools } from './catalogue.js';
 import type { RestRecord } from './render.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from './delivery.js';
 
-// Turns the event log into deliveries. For each project, undispatched events are read in sequence
-// order; each event some enabled subscription wants is rendered once, one WebhookDelivery row is
-// written per subscription (unique per subscription and event, so a second pass adds nothing),
-// the events are marked dispatched in the same transaction, and the new deliveries' first attempts
-// are queued, a few deliveries to one subscription per job. It runs on every bus event of a
-// watched project, on a periodic sweep and at start; a crash anywhere in between leaves
-// undispatched events or pending deliveries, which the next sweep picks up again.
+// Turns the event log into deliveries: a consumer of the event log (infra/event-consumers.ts).
+// For each batch of a project's events, each event some enabled subscription wants is rendered
+// once, and one WebhookDelivery row is written per subscription in the transaction that moves the
+// webhooks' cursor past the batch; the new deliveries' first attempts are queued after the commit,
+// a few deliveries to one subscription per job. A crash before the commit reads the batch again;
+// one after it leaves pending deliveries, which the periodic recovery queues again.
 
-/** Signals, across nodes, that a project has a new subscription to watch. */
+/** Signals, across nodes, that a project's subscriptions changed. */
 export const subscriptionsChannel = 'webhooks:subscriptions';
 
-const batchSize = 200;
+/** How long this process trusts what it knows of whether a project has subscriptions. */
+const subscribedTtlMs = 10_000;
+const subscribedKept = 10_000;
 
 let idCounter = 0;
 /** A collision-resistant, roughly time-ordered id in the shape of the ids Prisma makes (`c` + 24 base-36 chars). */
@@ -32,10 +34,10 @@ function newId(): string {
   return `c${time}${count}${random}`;
 }
 
-export class WebhookDispatcher {
-  private watched = new Map<string, () => void>();
-  private runs = new Map<string, Promise<void>>();
-  private again = new Set<string>();
+export class WebhookDispatcher implements EventConsumer {
+  readonly name = 'webhooks';
+  /** Whether a project had enabled subscriptions when last read: its events wake the consumer only if so. */
+  private subscribed = new Map<string, { has: boolean; at: number }>();
   private stopped = true;
 
   constructor(
@@ -47,94 +49,63 @@ export class WebhookDispatcher {
     private tools: () => RenderTools,
   ) {}
 
-  /** Starts listening and sweeping; the returned function stops both. */
+  /** Recovers lost deliveries at start and periodically; the returned function stops it. */
   async start(): Promise<() => Promise<void>> {
     this.stopped = false;
     const unlisten = this.bus.subscribe(subscriptionsChannel, (message) => {
-      if (typeof message.projectId === 'string') this.watch(message.projectId);
+      if (typeof message.projectId === 'string') this.forget(message.projectId);
     });
-    const unwatchGaps = this.bus.onGap(() => void this.sweep());
-    let sweeping: Promise<void> | undefined;
+    let recovering: Promise<void> | undefined;
     const tick = () => {
-      sweeping ??= this.sweep().finally(() => (sweeping = undefined));
+      recovering ??= this.recover({ all: false })
+        .catch((error) => this.logger.error({ err: error }, 'webhook recovery failed'))
+        .finally(() => (recovering = undefined));
     };
     const timer = setInterval(tick, this.config.webhooks.sweepIntervalMs);
     timer.unref();
     await this.recover({ all: true }).catch((error) => this.logger.error({ err: error }, 'webhook recovery failed'));
-    tick();
     return async () => {
       this.stopped = true;
       clearInterval(timer);
       unlisten();
-      unwatchGaps();
-      for (const unsubscribe of this.watched.values()) unsubscribe();
-      this.watched.clear();
-      await sweeping;
-      await Promise.allSettled([...this.runs.values()]);
+      await recovering;
     };
   }
 
-  /** Follows a project's bus channel so its events are dispatched as they happen. */
-  watch(projectId: string) {
-    if (this.stopped || this.watched.has(projectId)) return;
-    this.watched.set(projectId, this.bus.subscribe(projectChannel(projectId), () => void this.dispatch(projectId)));
-    void this.dispatch(projectId);
+  /** A project's subscriptions changed: its next events are read at once. */
+  forget(projectId: string) {
+    this.subscribed.delete(projectId);
   }
 
-  /** Watches the projects with subscriptions, dispatches every pending event and re-queues lost deliveries. */
-  async sweep() {
-    try {
-      const projects = await this.db.subscription.findMany({ where: { enabled: true }, distinct: ['id_project'], select: { id_project: true } });
-      for (const { id_project } of projects) this.watch(id_project);
-      const pending = await this.db.$queryRaw<{ id_project: string }[]>`
-        SELECT DISTINCT "id_project" FROM "DomainEvent" WHERE "dispatchedAt" IS NULL`;
-      for (const { id_project } of pending) await this.dispatch(id_project);
-      await this.recover({ all: false });
-    } catch (error) {
-      this.logger.error({ err: error }, 'webhook sweep failed');
-    }
+  wants(event: LoggedEvent) {
+    return !!catalogueEntry(event.name);
   }
 
-  /** Dispatches a project's pending events; one run per project at a time, rerun if asked meanwhile. */
-  dispatch(projectId: string): Promise<void> {
-    const running = this.runs.get(projectId);
-    if (running) {
-      this.again.add(projectId);
-      return running;
-    }
-    const run = (async () => {
-      do {
-        this.again.delete(projectId);
-        while (!this.stopped && (await this.dispatchBatch(projectId)) === batchSize);
-      } while (this.again.has(projectId) && !this.stopped);
-    })()
-      .catch((error) => this.logger.error({ err: error, project: projectId }, 'webhook dispatch failed'))
-      .finally(() => this.runs.delete(projectId));
-    this.runs.set(projectId, run);
-    return run;
+  wakesFor(event: LoggedEvent) {
+    if (!this.wants(event)) return false;
+    const known = this.subscribed.get(event.projectId);
+    return !known || known.has || Date.now() - known.at > subscribedTtlMs;
   }
 
-  /** One batch of a project's undispatched events; answers how many were read. */
-  private async dispatchBatch(projectId: string): Promise<number> {
-    const rows = await this.db.$queryRaw<EventRow[]>`
-      SELECT "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
-      WHERE "id_project" = ${projectId} AND "dispatchedAt" IS NULL ORDER BY "seq" LIMIT ${batchSize}`;
-    if (!rows.length) return 0;
-    const events = rows.map(toLogged);
+  async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
     const subscriptions = await this.db.subscription.findMany({
       where: { id_project: projectId, enabled: true },
       select: { id: true, event: true, activeSince: true },
     });
+    if (this.subscribed.size >= subscribedKept) this.subscribed.clear();
+    this.subscribed.set(projectId, { has: subscriptions.length > 0, at: Date.now() });
+    if (!subscriptions.length) return;
 
     // Who gets what: a subscription receives the events logged while it is enabled.
     const wanted = new Map<string, string[]>();
     for (const event of events) {
       const at = new Date(event.createdAt);
       const ids = subscriptions.filter((s) => s.activeSince <= at && subscriptionMatches(s.event, event.name)).map((s) => s.id);
-      if (ids.length && catalogueEntry(event.name)) wanted.set(event.id, ids);
+      if (ids.length) wanted.set(event.id, ids);
     }
+    if (!wanted.size) return;
 
-    // Rendered before claiming: rendering reads through the services, outside any transaction.
+    // Rendered before the cursor's transaction: rendering reads through the services.
     const payloads = new Map<string, RestRecord>();
     const byName = new Map<string, LoggedEvent[]>();
     for (const event of events) {
@@ -150,62 +121,56 @@ export class WebhookDispatcher {
         for (const e of group) payloads.set(e.id, { _id: e.subject, id: e.subject, id_project: e.projectId });
       }
     }
+    const mine = events.filter((e) => wanted.has(e.id) && payloads.has(e.id));
+    let created: { id: string; subscriptionId: string }[] = [];
+    return {
+      write: async (tx) => {
+        created = await this.writeDeliveries(tx, projectId, mine, wanted, payloads);
+      },
+      committed: () => this.queueFirstAttempts(created),
+    };
+  }
 
-    const created = await this.db.$transaction(async (tx) => {
-      // Another dispatcher may hold some of these; it writes their deliveries, we skip them.
-      const claimed = await tx.$queryRaw<{ id: string }[]>`
-        SELECT "id" FROM "DomainEvent" WHERE "id" = ANY(${events.map((e) => e.id)}) AND "dispatchedAt" IS NULL
-        FOR UPDATE SKIP LOCKED`;
-      const ids = new Set(claimed.map((c) => c.id));
-      const mine = events.filter((e) => ids.has(e.id) && wanted.has(e.id) && payloads.has(e.id));
-      const now = new Date().toISOString();
-      let deliveries: { id: string; subscriptionId: string }[] = [];
-      // Thousands of rows a second: one statement per table, the rows as one JSON parameter.
-      if (mine.length) {
-        const payloadRows = mine.map((e) => ({ eventId: e.id, name: e.name, payload: payloads.get(e.id), occurredAt: e.createdAt }));
-        await tx.$executeRaw`
-          INSERT INTO "WebhookPayload" ("eventId", "id_project", "name", "payload", "occurredAt", "createdAt")
-          SELECT x."eventId", ${projectId}, x."name", x."payload", x."occurredAt", ${now}::timestamp(3)
-          FROM jsonb_to_recordset(${JSON.stringify(payloadRows)}::jsonb)
-            AS x("eventId" text, "name" text, "payload" jsonb, "occurredAt" timestamp(3))
-          ON CONFLICT DO NOTHING`;
-        const deliveryRows = mine.flatMap((e) =>
-          wanted.get(e.id)!.map((subscriptionId) => ({ id: newId(), subscriptionId, eventId: e.id, event: e.name })),
-        );
-        deliveries = await tx.$queryRaw<{ id: string; subscriptionId: string }[]>`
-          INSERT INTO "WebhookDelivery"
-            ("id", "id_project", "subscriptionId", "eventId", "event", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt", "v")
-          SELECT x."id", ${projectId}, x."subscriptionId", x."eventId", x."event", 'pending', '[]'::jsonb,
-            ${now}::timestamp(3), ${now}::timestamp(3), ${now}::timestamp(3), 0
-          FROM jsonb_to_recordset(${JSON.stringify(deliveryRows)}::jsonb)
-            AS x("id" text, "subscriptionId" text, "eventId" text, "event" text)
-          ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
-          RETURNING "id", "subscriptionId"`;
-      }
-      if (ids.size) {
-        await tx.domainEvent.updateMany({ where: { id: { in: [...ids] } }, data: { dispatchedAt: new Date(now) } });
-      }
-      return deliveries;
-    });
+  /** The payloads and one delivery per subscription and event; answers the deliveries written. */
+  private async writeDeliveries(tx: Tx, projectId: string, events: LoggedEvent[], wanted: Map<string, string[]>, payloads: Map<string, RestRecord>) {
+    const now = new Date().toISOString();
+    // Thousands of rows a second: one statement per table, the rows as one JSON parameter.
+    const payloadRows = events.map((e) => ({ eventId: e.id, name: e.name, payload: payloads.get(e.id), occurredAt: e.createdAt }));
+    await tx.$executeRaw`
+      INSERT INTO "WebhookPayload" ("eventId", "id_project", "name", "payload", "occurredAt", "createdAt")
+      SELECT x."eventId", ${projectId}, x."name", x."payload", x."occurredAt", ${now}::timestamp(3)
+      FROM jsonb_to_recordset(${JSON.stringify(payloadRows)}::jsonb)
+        AS x("eventId" text, "name" text, "payload" jsonb, "occurredAt" timestamp(3))
+      ON CONFLICT DO NOTHING`;
+    const deliveryRows = events.flatMap((e) => wanted.get(e.id)!.map((subscriptionId) => ({ id: newId(), subscriptionId, eventId: e.id, event: e.name })));
+    return tx.$queryRaw<{ id: string; subscriptionId: string }[]>`
+      INSERT INTO "WebhookDelivery"
+        ("id", "id_project", "subscriptionId", "eventId", "event", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt", "v")
+      SELECT x."id", ${projectId}, x."subscriptionId", x."eventId", x."event", 'pending', '[]'::jsonb,
+        ${now}::timestamp(3), ${now}::timestamp(3), ${now}::timestamp(3), 0
+      FROM jsonb_to_recordset(${JSON.stringify(deliveryRows)}::jsonb)
+        AS x("id" text, "subscriptionId" text, "eventId" text, "event" text)
+      ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
+      RETURNING "id", "subscriptionId"`;
+  }
 
-    if (created.length) {
-      // A job's deliveries go to one target, so a slow target holds up its own deliveries only.
-      const bySubscription = new Map<string, string[]>();
-      for (const d of created) {
-        const ids = bySubscription.get(d.subscriptionId);
-        if (ids) ids.push(d.id);
-        else bySubscription.set(d.subscriptionId, [d.id]);
-      }
-      const groups: string[][] = [];
-      for (const ids of bySubscription.values()) {
-        for (let i = 0; i < ids.length; i += firstAttemptsPerJob) groups.push(ids.slice(i, i + firstAttemptsPerJob));
-      }
-      await this.queue.enqueueMany(
-        firstAttemptsJob,
-        groups.map((ids) => ({ data: { deliveryIds: ids }, options: { jobId: `first-${ids[0]}` } })),
-      );
+  /** A job's deliveries go to one target, so a slow target holds up its own deliveries only. */
+  private async queueFirstAttempts(created: { id: string; subscriptionId: string }[]) {
+    if (!created.length) return;
+    const bySubscription = new Map<string, string[]>();
+    for (const d of created) {
+      const ids = bySubscription.get(d.subscriptionId);
+      if (ids) ids.push(d.id);
+      else bySubscription.set(d.subscriptionId, [d.id]);
     }
-    return rows.length;
+    const groups: string[][] = [];
+    for (const ids of bySubscription.values()) {
+      for (let i = 0; i < ids.length; i += firstAttemptsPerJob) groups.push(ids.slice(i, i + firstAttemptsPerJob));
+    }
+    await this.queue.enqueueMany(
+      firstAttemptsJob,
+      groups.map((ids) => ({ data: { deliveryIds: ids }, options: { jobId: `first-${ids[0]}` } })),
+    );
   }
 
   /**

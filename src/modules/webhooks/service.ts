@@ -103,9 +103,9 @@ export class WebhookService {
     return (this.catalogueTypes ??= webhookEventTypes(this.records));
   }
 
-  /** The dispatcher, run beside the workers. */
-  dispatcherTask(): BackgroundTask {
-    return { name: 'webhooks.dispatcher', start: () => this.dispatcher.start() };
+  /** The recovery of lost deliveries, run beside the workers (the dispatcher itself is an event consumer). */
+  recoveryTask(): BackgroundTask {
+    return { name: 'webhooks.recovery', start: () => this.dispatcher.start() };
   }
 
   list(projectId: string) {
@@ -261,9 +261,9 @@ export class WebhookService {
     return { count, since };
   }
 
-  /** Lets every dispatcher (this node's and the others') follow the project's events. */
+  /** Tells every dispatcher (this node's and the others') that the project's subscriptions changed. */
   private async announce(projectId: string) {
-    this.dispatcher.watch(projectId);
+    this.dispatcher.forget(projectId);
     await this.bus.publish(subscriptionsChannel, { projectId });
   }
 }

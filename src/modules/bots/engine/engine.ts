@@ -1,7 +1,8 @@
 import { Prisma, type Bot, type Message, type Request } from '../../../generated/prisma/client.js';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../infra/database.js';
-import type { LoggedEvent } from '../../../infra/event-log.js';
+import type { EventConsumer } from '../../../infra/event-consumers.js';
+import { toLogged, type EventRow, type LoggedEvent } from '../../../infra/event-log.js';
 import type { EventBus } from '../../../infra/event-bus.js';
 import type { Infrastructure } from '../../../infra/index.js';
 import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
@@ -15,7 +16,7 @@ import { isOpen, RequestStatus } from '../../requests/states.js';
 import type { AssignmentService } from '../../routing/assignment.js';
 import type { RoutingService } from '../../routing/service.js';
 import { botSender, botSenderPrefix, isBotSender, isBotSenderSql } from '../identity.js';
-import { externalBotJob } from '../jobs.js';
+import { botTurnJob, externalBotJob, type BotTurnJob } from '../jobs.js';
 import { chatbotParameters, withChatbotParameters } from '../parameters.js';
 import { botParticipants } from '../../requests/participants.js';
 import { pendingForm, respond, startCommand, type BotReply } from './dialog.js';
@@ -23,10 +24,11 @@ import { ExternalBotSender } from './external.js';
 import { knowledgeAnswer } from './kb-answer.js';
 import { IntentIndexCache } from './matcher.js';
 
-// Bots answer end-user messages in the requests they take part in. Each message.create is seen
-// here once, in the process that committed it (EventLog.onCommit): no bus hop or job on the way
-// to the answer, and no second answer from another node. An internal bot answers here from its
-// intents; an external bot gets the message POSTed to its engine by a job (external.ts).
+// Bots answer end-user messages in the requests they take part in. The bots' consumer of the event
+// log (infra/event-consumers.ts) turns each message.create that calls for an answer into a turn
+// job, once, run wherever workers run; a turn is recorded (BotTurn), so it is never taken twice.
+// An internal bot answers in its turn from its intents (or a knowledge base); an external bot gets
+// the message POSTed to its engine by a job of its own (external.ts).
 
 export interface ConversationServices {
   requests: RequestService;
@@ -102,22 +104,65 @@ export class BotEngine {
     this.bus = infra.bus;
     this.logger = infra.logger;
     this.sweepSettings = infra.config.bots;
-    infra.eventLog.onCommit((event) => {
-      const joined = botsJoining(event);
-      if (joined.length) {
-        this.onBotsJoined(event.projectId, String(event.payload.request_id), joined).catch((error) =>
-          this.logger.error({ err: error, request: event.payload.request_id }, 'a bot could not greet a conversation it joined'),
-        );
-        return;
-      }
-      if (!mayNeedAnswer(event)) return;
-      // Written while no bot took part in the request: nothing to answer, and nothing to read to know it.
-      if (this.conversations.messages.writtenWithoutBots(event)) return;
-      this.onMessageCreated(event.projectId, String(event.payload.request_id), event.subject).catch((error) =>
-        this.logger.error({ err: error, message: event.subject }, 'a bot could not answer a message'),
-      );
-    });
     this.external = new ExternalBotSender(this.db, infra.config, () => ({ db: this.db, records }));
+  }
+
+  /**
+   * The bots' consumer of the event log: a visitor's message in a request a bot takes part in, or
+   * bots joining a conversation under way, becomes a turn job (keyed by the event, so reading the
+   * events again after a crash queues nothing twice), run wherever workers run.
+   */
+  readonly consumer: EventConsumer = {
+    name: 'bots',
+    wants: (event) => botsJoining(event).length > 0 || mayNeedAnswer(event),
+    // Written by this process while no bot took part in the request: nothing to answer, nothing to read.
+    wakesFor: (event) => botsJoining(event).length > 0 || (mayNeedAnswer(event) && !this.conversations.messages.writtenWithoutBots(event)),
+    handle: async (projectId, events) => {
+      const asked = [...new Set(events.filter((e) => e.name === 'message.create').map((e) => String(e.payload.request_id)))];
+      const withBots = new Set(
+        asked.length
+          ? (
+              await this.db.$queryRaw<Array<{ request_id: string }>>`
+                SELECT "request_id" FROM "Request"
+                WHERE "id_project" = ${projectId} AND "request_id" = ANY(${asked}) AND cardinality("participatingBots") > 0`
+            ).map((r) => r.request_id)
+          : [],
+      );
+      // A message written before bots joined its request is not theirs to answer on its own: their
+      // greeting takes it up if it is still the last word (onBotsJoined).
+      const joinedAfter = await this.botsJoinedSince(projectId, events, withBots);
+      const turns = events.flatMap((event): Array<{ data: BotTurnJob; options: { jobId: string } }> => {
+        const requestId = String(event.payload.request_id);
+        const joined = botsJoining(event);
+        if (joined.length) return [{ data: { projectId, requestId, joined }, options: { jobId: `turn-${event.id}` } }];
+        const answerable = withBots.has(requestId) && !(joinedAfter.get(requestId) ?? []).some((seq) => seq > event.seq);
+        return answerable ? [{ data: { projectId, requestId, messageId: event.subject }, options: { jobId: `turn-${event.id}` } }] : [];
+      });
+      if (turns.length) await this.queue.enqueueMany(botTurnJob, turns);
+    },
+  };
+
+  /** Per request of `requests`, the sequence numbers of the events (from the batch's first on) in which bots joined it. */
+  private async botsJoinedSince(projectId: string, events: LoggedEvent[], requests: Set<string>) {
+    const joins = new Map<string, number[]>();
+    const asked = events.filter((e) => e.name === 'message.create' && requests.has(String(e.payload.request_id)));
+    if (!asked.length) return joins;
+    const rows = await this.db.$queryRaw<EventRow[]>`
+      SELECT "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
+      WHERE "id_project" = ${projectId} AND "seq" > ${asked[0].seq} AND "name" = 'request.update'
+        AND "payload"->>'request_id' = ANY(${[...requests]}) AND "payload" ? 'added'`;
+    for (const event of rows.map(toLogged)) {
+      if (!botsJoining(event).length) continue;
+      const requestId = String(event.payload.request_id);
+      joins.set(requestId, [...(joins.get(requestId) ?? []), event.seq]);
+    }
+    return joins;
+  }
+
+  /** A turn job: bots greeting a conversation they joined, or answering a message. */
+  takeTurnJob(job: BotTurnJob): Promise<void> {
+    if (job.joined?.length) return this.onBotsJoined(job.projectId, job.requestId, job.joined);
+    return job.messageId ? this.onMessageCreated(job.projectId, job.requestId, job.messageId) : Promise.resolve();
   }
 
   /** Run beside the workers: on shutdown, the turns in progress finish first. */
@@ -258,18 +303,22 @@ export class BotEngine {
       where: { id_project_request_id: { id_project: projectId, request_id: requestId } },
     });
     if (!request || !request.participatingBots.length) return;
-    if (recovering && (await this.turnTaken(projectId, messageId))) return;
+    // A turn job run again (its events read again after a crash) finds the turn recorded.
+    if (await this.turnTaken(projectId, messageId, { lookForReplies: recovering })) return;
     if (isOpen(request.status)) await this.takeTurn(request, projectId, requestId, messageId);
     await this.db.botTurn.createMany({ data: [{ messageId, id_project: projectId }], skipDuplicates: true });
   }
 
-  private async turnTaken(projectId: string, messageId: string) {
+  /** Whether a turn on the message was recorded; `lookForReplies`: or a bot answered it (a turn that died before its record). */
+  private async turnTaken(projectId: string, messageId: string, { lookForReplies }: { lookForReplies: boolean }) {
     const [turn, reply] = await Promise.all([
       this.db.botTurn.findUnique({ where: { messageId }, select: { messageId: true } }),
-      this.db.message.findFirst({
-        where: { id_project: projectId, sender: { startsWith: botSenderPrefix }, attributes: { path: ['inReplyTo'], equals: messageId } },
-        select: { id: true },
-      }),
+      lookForReplies
+        ? this.db.message.findFirst({
+            where: { id_project: projectId, sender: { startsWith: botSenderPrefix }, attributes: { path: ['inReplyTo'], equals: messageId } },
+            select: { id: true },
+          })
+        : null,
     ]);
     return !!turn || !!reply;
   }

@@ -1,0 +1,174 @@
+import type { Db, Tx } from './database.js';
+import type { EventBus } from './event-bus.js';
+import { toLogged, wakeChannel, type EventLog, type EventRow, type LoggedEvent } from './event-log.js';
+import type { BackgroundTask } from './job-queue.js';
+import type { Logger } from './logger.js';
+
+// The one way committed events reach the work they call for (webhook deliveries, bot turns,
+// e-mail notifications). Each consumer has a cursor per project (EventCursor: the last sequence
+// it handled) and reads the project's events after it, in order, in batches. What a batch calls
+// for is done before the cursor moves past it, and what it writes to the database commits in the
+// transaction that moves the cursor, so a process dying anywhere leaves the batch to read again
+// and nothing is written twice (effects outside the database, such as queued jobs, are keyed by
+// the event, so the second try is a no-op). Two processes reading the same project both may do
+// the work; only the first to move the cursor writes.
+//
+// A consumer runs wherever the dispatcher runs: beside the workers (the server by default, or the
+// `workers/` processes). It is woken by the events this process commits, by the events other
+// processes commit when this one has no dispatcher of its own (the bus's wake channel), and by a
+// sweep every `EVENT_SWEEP_INTERVAL` (and after a bus gap) that finds the projects whose events
+// are past a consumer's cursor. Realtime readers are not consumers: they follow the bus, and read
+// the log by sequence when they missed something.
+
+/** Written in the transaction that moves the consumer's cursor past the batch. */
+export interface EventWork {
+  write?(tx: Tx): Promise<void>;
+  /** After the commit: what may be lost to a crash because something else recovers it. */
+  committed?(): Promise<void>;
+}
+
+export interface EventConsumer {
+  /** Its cursors' name; a new name starts from each project's first event. */
+  readonly name: string;
+  /** The events it reads; the others only move its cursor. */
+  wants(event: LoggedEvent): boolean;
+  /**
+   * Whether an event just committed calls for a run now (default: `wants`). Those that do not
+   * are read with the next run, or by the sweep.
+   */
+  wakesFor?(event: LoggedEvent): boolean;
+  /**
+   * Handles a batch of one project's wanted events, oldest first. It may run again for the same
+   * events (a crash before the cursor moved), so what it does outside the database is idempotent.
+   * An event it cannot handle is logged and passed over, not thrown: a throw reads the batch again.
+   */
+  handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void>;
+}
+
+const batchSize = 200;
+
+export class EventConsumers {
+  private consumers: EventConsumer[] = [];
+  private runs = new Map<string, Promise<void>>();
+  private again = new Set<string>();
+  private stopped = true;
+
+  constructor(
+    private db: Db,
+    private log: EventLog,
+    private bus: EventBus,
+    private sweepIntervalMs: number,
+    private logger: Logger,
+  ) {}
+
+  /** Adds a consumer; it runs once this process starts its workers. */
+  register(consumer: EventConsumer) {
+    if (this.consumers.some((c) => c.name === consumer.name)) throw new Error(`event consumer ${consumer.name} registered twice`);
+    this.consumers.push(consumer);
+  }
+
+  /** Runs beside the workers. */
+  task(): BackgroundTask {
+    return {
+      name: 'event-consumers',
+      start: async () => {
+        this.stopped = false;
+        const unlisten = this.log.onCommit((event) => this.woken(event));
+        this.log.dispatchedHere(true);
+        const unwake = this.bus.subscribe(wakeChannel, (message) => {
+          for (const event of Array.isArray(message.events) ? (message.events as LoggedEvent[]) : []) this.woken(event);
+        });
+        const ungap = this.bus.onGap(() => void this.sweep());
+        let sweeping: Promise<void> | undefined;
+        const tick = () => {
+          sweeping ??= this.sweep().finally(() => (sweeping = undefined));
+        };
+        const timer = setInterval(tick, this.sweepIntervalMs);
+        timer.unref();
+        tick();
+        return async () => {
+          this.stopped = true;
+          clearInterval(timer);
+          unlisten();
+          this.log.dispatchedHere(false);
+          unwake();
+          ungap();
+          await sweeping;
+          await Promise.allSettled([...this.runs.values()]);
+        };
+      },
+    };
+  }
+
+  private woken(event: LoggedEvent) {
+    for (const consumer of this.consumers) {
+      if ((consumer.wakesFor ?? consumer.wants).call(consumer, event)) void this.run(consumer, event.projectId);
+    }
+  }
+
+  /** Every project whose events are past some consumer's cursor, read up to its last event. */
+  async sweep() {
+    try {
+      for (const consumer of this.consumers) {
+        if (this.stopped) return;
+        const behind = await this.db.$queryRaw<Array<{ id: string }>>`
+          SELECT p."id" FROM "Project" p
+          LEFT JOIN "EventCursor" c ON c."consumer" = ${consumer.name} AND c."id_project" = p."id"
+          WHERE p."eventSeq" > COALESCE(c."seq", 0)`;
+        for (const { id } of behind) await this.run(consumer, id);
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'event consumers sweep failed');
+    }
+  }
+
+  /** Reads a project's events for one consumer up to the last; one run per pair at a time, rerun if asked meanwhile. */
+  run(consumer: EventConsumer, projectId: string): Promise<void> {
+    const key = `${consumer.name}\u0000${projectId}`;
+    const running = this.runs.get(key);
+    if (running) {
+      this.again.add(key);
+      return running;
+    }
+    const run = (async () => {
+      do {
+        this.again.delete(key);
+        while (!this.stopped && (await this.batch(consumer, projectId)) === batchSize);
+      } while (this.again.has(key) && !this.stopped);
+    })()
+      .catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer failed; its events are read again'))
+      .finally(() => this.runs.delete(key));
+    this.runs.set(key, run);
+    return run;
+  }
+
+  /** One batch past the cursor; answers how many events it read (0 when another process moved the cursor first). */
+  private async batch(consumer: EventConsumer, projectId: string): Promise<number> {
+    const [cursor] = await this.db.$queryRaw<Array<{ seq: bigint }>>`
+      SELECT "seq" FROM "EventCursor" WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId}`;
+    const from = cursor?.seq ?? 0n;
+    const rows = await this.db.$queryRaw<EventRow[]>`
+      SELECT "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
+      WHERE "id_project" = ${projectId} AND "seq" > ${from} ORDER BY "seq" LIMIT ${batchSize}`;
+    if (!rows.length) return 0;
+    const wanted = rows.map(toLogged).filter((event) => consumer.wants(event));
+    const work = wanted.length ? await consumer.handle(projectId, wanted) : undefined;
+    const to = rows[rows.length - 1].seq;
+    const moved = await this.db.$transaction(async (tx) => {
+      // Compare and set: the row lock makes a second mover wait, then find the cursor moved.
+      const count = cursor
+        ? await tx.$executeRaw`
+            UPDATE "EventCursor" SET "seq" = ${to}, "updatedAt" = CURRENT_TIMESTAMP
+            WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId} AND "seq" = ${from}`
+        : await tx.$executeRaw`
+            INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "updatedAt")
+            VALUES (${consumer.name}, ${projectId}, ${to}, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING`;
+      if (!count) return false;
+      await work?.write?.(tx);
+      return true;
+    });
+    if (!moved) return 0;
+    await work?.committed?.().catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer: after-commit work failed'));
+    return rows.length;
+  }
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventConsumers, type EventConsumer } from '../src/infra/event-consumers.js';
+import type { LoggedEvent } from '../src/infra/event-log.js';
+import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
+import { consumerCaughtUp } from './helpers/event-consumers.js';
+
+// The one way committed events reach their consumers: each reads every project's events from its
+// own cursor, once, in order, and resumes there after a restart; two processes reading the same
+// events write each batch once.
+
+let t: TestApp;
+let p: SeededProject;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  p = await t.seedProject('Consumers');
+});
+afterAll(() => t.close());
+
+/** A dispatcher of this app's log, as another process would run it, with `consumer` alone. */
+async function dispatcher(consumer: EventConsumer) {
+  const consumers = new EventConsumers(t.infra.database.prisma, t.infra.eventLog, t.infra.bus, 50, t.infra.logger);
+  consumers.register(consumer);
+  return consumers.task().start();
+}
+
+/** A consumer that records, per project, the sequence numbers it was handed. */
+function recorder(name: string) {
+  const seen = new Map<string, number[]>();
+  const consumer: EventConsumer = {
+    name,
+    wants: (event) => event.name === 'tag.create',
+    handle: async (projectId, events) => void seen.set(projectId, [...(seen.get(projectId) ?? []), ...events.map((e) => e.seq)]),
+  };
+  return { consumer, seen };
+}
+
+const addTag = async (tag: string) => expect((await t.post(`/v3/${p.projectId}/tags`, { token: p.owner.token, body: { tag } })).status).toBe(200);
+const tagSeqs = async () =>
+  (await t.infra.database.prisma.domainEvent.findMany({ where: { id_project: p.projectId, name: 'tag.create' }, orderBy: { seq: 'asc' } })).map((e) => Number(e.seq));
+
+describe('event consumers', () => {
+  it('hand a consumer the events it wants once and in order, and after a restart only those past its cursor', async () => {
+    await addTag('before-start');
+    const first = recorder('test-recorder');
+    let stop = await dispatcher(first.consumer);
+    // Committed while it runs: woken at once, no sweep needed.
+    await addTag('while-running');
+    await expect.poll(() => consumerCaughtUp(t, 'test-recorder', p.projectId)).toBe(true);
+    await stop();
+    expect(first.seen.get(p.projectId)).toEqual(await tagSeqs());
+
+    await addTag('while-stopped');
+    const second = recorder('test-recorder');
+    stop = await dispatcher(second.consumer);
+    await expect.poll(() => consumerCaughtUp(t, 'test-recorder', p.projectId)).toBe(true);
+    await stop();
+    expect(second.seen.get(p.projectId)).toEqual((await tagSeqs()).slice(-1));
+  });
+
+  it('write each batch once when two processes read the same events', async () => {
+    const written: string[] = [];
+    const writer = (): EventConsumer => ({
+      name: 'test-writer',
+      wants: (event: LoggedEvent) => event.projectId === p.projectId && event.name === 'tag.create',
+      handle: async (_projectId, events) => {
+        // Slow enough for both processes to handle the same batch before either moves the cursor.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return {
+          // Runs only in the transaction that moves the cursor, which one process alone does.
+          write: async () => void written.push(...events.map((e) => `${e.seq}`)),
+        };
+      },
+    });
+    for (let i = 0; i < 5; i++) await addTag(`twice-${i}`);
+    const stops = await Promise.all([dispatcher(writer()), dispatcher(writer())]);
+    await expect.poll(() => consumerCaughtUp(t, 'test-writer', p.projectId)).toBe(true);
+    await Promise.all(stops.map((stop) => stop()));
+    expect(written).toEqual((await tagSeqs()).map(String));
+  });
+});
