@@ -1,6 +1,6 @@
 -- One way to consume committed events: every consumer (webhooks, bots, e-mail notifications) has a
--- cursor per project, the last sequence it handled. The e-mail cursors move over; the webhook
--- cursor starts before the first event not yet dispatched (dispatchedAt goes); the bots start at
+-- cursor per project, the last sequence it handled. The e-mail cursors move over. The webhook
+-- cursor starts before the first event not yet dispatched (dispatchedAt goes). The bots start at
 -- each project's last event (their turns so far were taken from the commit).
 
 -- CreateTable
