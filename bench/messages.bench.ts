@@ -7,7 +7,8 @@
 // BENCH_PART=throughput|embedded|delivery|memory runs only that part (e.g. `BENCH_PART=throughput
 // BENCH_DURATION_MS=8000 npm run bench messages`); BENCH_RATES sets part 2's rates (default 200,50 messages/s).
 import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:http';
@@ -94,11 +95,36 @@ async function postLoad(serverUrl: string, floorUrl: string, label: string, floo
   const load = (url: string, perConnection: Array<{ url: string; headers?: Record<string, string> }>) =>
     httpLoad({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body: message, connections: concurrency, seconds, perConnection });
   const base = await load(floorUrl, guests.map((g) => ({ url: `${floorUrl}/${g.requestId}` })));
-  const ours = await load(
-    serverUrl,
-    guests.map((g) => ({ url: `${serverUrl}/v3/${project}/requests/${g.requestId}/messages`, headers: { authorization: g.token } })),
+  const ours = await profiled(() =>
+    load(
+      serverUrl,
+      guests.map((g) => ({ url: `${serverUrl}/v3/${project}/requests/${g.requestId}/messages`, headers: { authorization: g.token } })),
+    ),
   );
   return { base, ours, rows: [{ run: floorLabel, ...base }, { run: label, ...ours }] };
+}
+
+/**
+ * With BENCH_PROFILE=<directory>, a CPU profile of this process (the server's) while `run` runs,
+ * written there as messages-<time>.cpuprofile: where a post's time goes, without the baseline's.
+ */
+async function profiled<T>(run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return run();
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await post('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `messages-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 /** A ratio against its target, as the bench prints it. */

@@ -47,6 +47,9 @@ function statementName(query: { sql: string }): string {
 /** The driver's pools behind a client, on PostgreSQL (the embedded database has none). */
 const pools = new WeakMap<object, { pool: pg.Pool; plannedOnce: pg.Pool }>();
 
+/** Whether statements sent at once on `db` run at once (PostgreSQL's pool), not one after another (the embedded database). */
+export const runsConcurrently = (db: object) => pools.has(db);
+
 /**
  * Connections that keep one plan per prepared statement (`plan_cache_mode`): PostgreSQL would
  * otherwise plan a statement again on each call whenever its estimate for the values at hand is

@@ -1,5 +1,5 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
-import { allDates, fromJsonTimestamp, prepared, queryRows, withJsonDates, type Db } from '../../infra/database.js';
+import { allDates, fromJsonTimestamp, prepared, queryRows, runsConcurrently, withJsonDates, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { inRequestTransaction } from '../../infra/request-transaction.js';
@@ -11,8 +11,8 @@ import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, 
 // The common message post, written in batches: a message to an existing, open request the caller
 // surely may write to, and which changes nothing on the request (see `MessageService.afterMessage`).
 //
-// Posts to one project wait while a batch of that project is being written on this node, and the
-// next batch takes all of them (group commit): one statement locks their requests (in id order),
+// Posts to one project wait while batches of that project are being written on this node (one on
+// the embedded database, two on PostgreSQL), and the next batch takes all of them (group commit): one statement locks their requests (in id order),
 // decides each post on its locked row, inserts the messages and appends their `message.create`
 // events (taking the project's sequence lock once, last). Under load that is one statement, one
 // commit and one sequence lock for many posts instead of one each; alone, a post is written at
@@ -136,15 +136,24 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
 }
 
 export class QuickPoster {
-  /** Per project with a batch being written: the posts waiting for the next one. */
-  private waiting = new Map<string, Waiting[]>();
+  /** Per project: the posts waiting for a batch, the batches being written, and whether one is about to start. */
+  private queues = new Map<string, { waiting: Waiting[]; writing: number; starting: boolean }>();
+  /**
+   * Batches of one project written at once: on PostgreSQL two, so that one is being decided and
+   * inserted while the other commits (they meet only on the requests they share, locked in id
+   * order, and on the project's sequence lock, taken last); on the embedded database, which runs
+   * one statement at a time, one.
+   */
+  private lanes: number;
 
   /** `beforePublish` runs for each written post before its event is published (to prime caches). */
   constructor(
     private db: Db,
     private events: EventLog,
     private beforePublish: (written: QuickWritten) => void,
-  ) {}
+  ) {
+    this.lanes = runsConcurrently(db) ? 2 : 1;
+  }
 
   /** Writes the post with others of its project, or answers why the general path must take it (nothing written). */
   post(projectId: string, post: QuickPost): Promise<QuickOutcome> {
@@ -155,27 +164,30 @@ export class QuickPoster {
         void this.write(projectId, [{ ...post, resolve, reject }]);
         return;
       }
-      const waiting = this.waiting.get(projectId);
-      if (waiting) {
-        waiting.push({ ...post, resolve, reject });
-        return;
-      }
-      this.waiting.set(projectId, [{ ...post, resolve, reject }]);
+      let queue = this.queues.get(projectId);
+      if (!queue) this.queues.set(projectId, (queue = { waiting: [], writing: 0, starting: false }));
+      queue.waiting.push({ ...post, resolve, reject });
+      if (queue.starting || queue.writing >= this.lanes) return;
       // The batch starts after the requests already received are read: they join it. (An embedded
       // database runs its statements on this thread, so a batch started at once would block the
       // reading of the others, and every post would be written alone.)
-      setImmediate(() => void this.run(projectId));
+      queue.starting = true;
+      const started = queue;
+      setImmediate(() => {
+        started.starting = false;
+        void this.run(projectId, started);
+      });
     });
   }
 
-  private async run(projectId: string) {
-    for (;;) {
-      const waiting = this.waiting.get(projectId)!;
-      if (!waiting.length) {
-        this.waiting.delete(projectId);
-        return;
-      }
-      await this.write(projectId, waiting.splice(0, maxBatch));
+  /** Writes the project's waiting posts, a batch at a time, until none is left. */
+  private async run(projectId: string, queue: { waiting: Waiting[]; writing: number; starting: boolean }) {
+    queue.writing++;
+    try {
+      while (queue.waiting.length) await this.write(projectId, queue.waiting.splice(0, maxBatch));
+    } finally {
+      queue.writing--;
+      if (!queue.writing && !queue.starting && !queue.waiting.length) this.queues.delete(projectId);
     }
   }
 
