@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
+import { consumerCaughtUp } from './helpers/event-consumers.js';
 
 // A bot that joins a conversation already under way (the request re-routed to its department, over
 // REST or GraphQL) speaks as a bot does on creation: it greets with its start intent, then answers
@@ -89,6 +90,23 @@ describe('a bot that joins by re-routing', () => {
     expect((await send(t, p.projectId, p.guest.token, requestId, { text: 'How much does it cost?' })).status).toBe(200);
     const said = await botSays(requestId, botId, 3);
     expect(said.map((m) => m.attributes.intentName)).toEqual(['start', 'opening_hours', 'prices']);
+  });
+
+  it('says nothing twice when the bots read the project\'s events again (a crash before their cursor moved)', async () => {
+    const { botId, departmentId } = await botDesk();
+    const requestId = await askedWithoutBot('hello there');
+    await t.put(`/v3/${p.projectId}/requests/${requestId}/departments`, { token: p.owner.token, body: { departmentid: departmentId } });
+    await botSays(requestId, botId, 2);
+    expect((await send(t, p.projectId, p.guest.token, requestId, { text: 'What are your opening hours?' })).status).toBe(200);
+    await botSays(requestId, botId, 3);
+    const { prisma } = t.infra.database;
+    const botMessages = () => prisma.message.count({ where: { id_project: p.projectId, sender: { startsWith: 'bot_' } } });
+    const before = await botMessages();
+
+    expect(await prisma.$executeRaw`UPDATE "EventCursor" SET "seq" = 0 WHERE "consumer" = 'bots' AND "id_project" = ${p.projectId}`).toBe(1);
+    await t.infra.eventConsumers.sweep();
+    expect(await consumerCaughtUp(t, 'bots', p.projectId)).toBe(true);
+    expect(await botMessages()).toBe(before);
   });
 
   it('only greets when an agent already answered the visitor', async () => {

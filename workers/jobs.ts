@@ -3,7 +3,7 @@ import { indexJob } from '../src/modules/kb/indexing.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from '../src/modules/webhooks/delivery.js';
 import type { Services } from '../src/services.js';
 import { offerWaitingJob } from '../src/modules/requests/jobs.js';
-import { botTurnJob, externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
+import { externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
 import { emailJob } from '../src/modules/email/mailer.js';
 import { purgeProjectJob } from '../src/modules/projects/purge.js';
 
@@ -12,7 +12,7 @@ import { purgeProjectJob } from '../src/modules/projects/purge.js';
  * schema) is declared by the module that owns the work; processors get their data parsed by the
  * queue and call a service. The server and `workers/index.ts` register the same list.
  */
-export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, botTurnJob, externalBotJob, emailJob, purgeProjectJob] as const satisfies readonly JobType[];
+export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, externalBotJob, emailJob, purgeProjectJob] as const satisfies readonly JobType[];
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
@@ -64,13 +64,6 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // Queues again the deliveries whose job was lost.
   queue.runBeside(services.webhooks.recoveryTask());
 
-  // A bots' turn: one at a time per conversation in a process (the engine orders them), many conversations at once.
-  queue.define({
-    job: botTurnJob,
-    attempts: 3,
-    concurrency: 32,
-    process: (data) => services.botEngine.takeTurnJob(data),
-  });
   queue.define({
     job: externalBotJob,
     attempts: externalAttempts,

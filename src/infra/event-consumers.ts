@@ -144,29 +144,33 @@ export class EventConsumers {
 
   /** One batch past the cursor; answers how many events it read (0 when another process moved the cursor first). */
   private async batch(consumer: EventConsumer, projectId: string): Promise<number> {
-    const [cursor] = await this.db.$queryRaw<Array<{ seq: bigint }>>`
-      SELECT "seq" FROM "EventCursor" WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId}`;
-    const from = cursor?.seq ?? 0n;
-    const rows = await this.db.$queryRaw<EventRow[]>`
-      SELECT "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
-      WHERE "id_project" = ${projectId} AND "seq" > ${from} ORDER BY "seq" LIMIT ${batchSize}`;
+    // The cursor and the events past it, in one round trip (each row carries the cursor, null before the first move).
+    const rows = await this.db.$queryRaw<Array<EventRow & { cursor: bigint | null }>>`
+      WITH c AS (SELECT "seq" FROM "EventCursor" WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId})
+      SELECT (SELECT "seq" FROM c) AS "cursor", "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
+      WHERE "id_project" = ${projectId} AND "seq" > COALESCE((SELECT "seq" FROM c), 0) ORDER BY "seq" LIMIT ${batchSize}`;
     if (!rows.length) return 0;
+    const from = rows[0].cursor;
     const wanted = rows.map(toLogged).filter((event) => consumer.wants(event));
     const work = wanted.length ? await consumer.handle(projectId, wanted) : undefined;
     const to = rows[rows.length - 1].seq;
-    const moved = await this.db.$transaction(async (tx) => {
-      // Compare and set: the row lock makes a second mover wait, then find the cursor moved.
-      const count = cursor
-        ? await tx.$executeRaw`
+    // Compare and set: the row lock makes a second mover wait, then find the cursor moved.
+    const move = (db: Db | Tx) =>
+      from !== null
+        ? db.$executeRaw`
             UPDATE "EventCursor" SET "seq" = ${to}, "updatedAt" = CURRENT_TIMESTAMP
             WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId} AND "seq" = ${from}`
-        : await tx.$executeRaw`
+        : db.$executeRaw`
             INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "updatedAt")
             VALUES (${consumer.name}, ${projectId}, ${to}, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING`;
-      if (!count) return false;
-      await work?.write?.(tx);
-      return true;
-    });
+    const write = work?.write;
+    const moved = write
+      ? await this.db.$transaction(async (tx) => {
+          if (!(await move(tx))) return false;
+          await write(tx);
+          return true;
+        })
+      : (await move(this.db)) > 0;
     if (!moved) return 0;
     await work?.committed?.().catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer: after-commit work failed'));
     return rows.length;

@@ -2,7 +2,7 @@ import { Prisma, type Bot, type Message, type Request } from '../../../generated
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../infra/database.js';
 import type { EventConsumer } from '../../../infra/event-consumers.js';
-import { toLogged, type EventRow, type LoggedEvent } from '../../../infra/event-log.js';
+import type { LoggedEvent } from '../../../infra/event-log.js';
 import type { EventBus } from '../../../infra/event-bus.js';
 import type { Infrastructure } from '../../../infra/index.js';
 import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
@@ -16,7 +16,7 @@ import { isOpen, RequestStatus } from '../../requests/states.js';
 import type { AssignmentService } from '../../routing/assignment.js';
 import type { RoutingService } from '../../routing/service.js';
 import { botSender, botSenderPrefix, isBotSender, isBotSenderSql } from '../identity.js';
-import { botTurnJob, externalBotJob, type BotTurnJob } from '../jobs.js';
+import { externalBotJob } from '../jobs.js';
 import { chatbotParameters, withChatbotParameters } from '../parameters.js';
 import { botParticipants } from '../../requests/participants.js';
 import { pendingForm, respond, startCommand, type BotReply } from './dialog.js';
@@ -25,8 +25,8 @@ import { knowledgeAnswer } from './kb-answer.js';
 import { IntentIndexCache } from './matcher.js';
 
 // Bots answer end-user messages in the requests they take part in. The bots' consumer of the event
-// log (infra/event-consumers.ts) turns each message.create that calls for an answer into a turn
-// job, once, run wherever workers run; a turn is recorded (BotTurn), so it is never taken twice.
+// log (infra/event-consumers.ts) takes a turn on each message.create that calls for an answer,
+// wherever the consumers run; a turn is recorded (BotTurn), so it is never taken twice.
 // An internal bot answers in its turn from its intents (or a knowledge base); an external bot gets
 // the message POSTed to its engine by a job of its own (external.ts).
 
@@ -36,6 +36,9 @@ export interface ConversationServices {
   assignments: AssignmentService;
   routing: RoutingService;
 }
+
+/** Longest a batch of the log waits for its turns before the bots' cursor moves on without the slow ones. */
+const turnWaitMs = 2000;
 
 /** A bot stops answering a request after this many messages in one minute (two bots talking in a loop). */
 export const loopGuard = { maxMessages: 20, windowMs: 60_000 };
@@ -109,8 +112,11 @@ export class BotEngine {
 
   /**
    * The bots' consumer of the event log: a visitor's message in a request a bot takes part in, or
-   * bots joining a conversation under way, becomes a turn job (keyed by the event, so reading the
-   * events again after a crash queues nothing twice), run wherever workers run.
+   * bots joining a conversation under way, is a turn, taken here (wherever the consumers run: with
+   * `RUN_WORKERS=false` on the nodes, in the worker processes). The cursor moves once the batch's
+   * turns are taken, so a process dying before reads them again (a turn already taken is known by
+   * its record or its answer, and not taken twice); a slow turn (a model's answer) holds the cursor
+   * for `turnWaitMs` at most, then goes on without it, covered by the sweep should the process die.
    */
   readonly consumer: EventConsumer = {
     name: 'bots',
@@ -118,51 +124,47 @@ export class BotEngine {
     // Written by this process while no bot took part in the request: nothing to answer, nothing to read.
     wakesFor: (event) => botsJoining(event).length > 0 || (mayNeedAnswer(event) && !this.conversations.messages.writtenWithoutBots(event)),
     handle: async (projectId, events) => {
-      const asked = [...new Set(events.filter((e) => e.name === 'message.create').map((e) => String(e.payload.request_id)))];
-      const withBots = new Set(
-        asked.length
-          ? (
-              await this.db.$queryRaw<Array<{ request_id: string }>>`
-                SELECT "request_id" FROM "Request"
-                WHERE "id_project" = ${projectId} AND "request_id" = ANY(${asked}) AND cardinality("participatingBots") > 0`
-            ).map((r) => r.request_id)
-          : [],
-      );
+      const asked = events.filter((e) => e.name === 'message.create');
       // A message written before bots joined its request is not theirs to answer on its own: their
       // greeting takes it up if it is still the last word (onBotsJoined).
-      const joinedAfter = await this.botsJoinedSince(projectId, events, withBots);
-      const turns = events.flatMap((event): Array<{ data: BotTurnJob; options: { jobId: string } }> => {
+      const withBots = asked.length ? await this.botsJoinedSince(projectId, asked) : new Map<string, number[]>();
+      const turns = events.flatMap((event) => {
         const requestId = String(event.payload.request_id);
         const joined = botsJoining(event);
-        if (joined.length) return [{ data: { projectId, requestId, joined }, options: { jobId: `turn-${event.id}` } }];
-        const answerable = withBots.has(requestId) && !(joinedAfter.get(requestId) ?? []).some((seq) => seq > event.seq);
-        return answerable ? [{ data: { projectId, requestId, messageId: event.subject }, options: { jobId: `turn-${event.id}` } }] : [];
+        if (joined.length) return [this.onBotsJoined(projectId, requestId, joined, event.id)];
+        const joins = withBots.get(requestId);
+        return joins && !joins.some((seq) => seq > event.seq) ? [this.onMessageCreated(projectId, requestId, event.subject)] : [];
       });
-      if (turns.length) await this.queue.enqueueMany(botTurnJob, turns);
+      if (!turns.length) return;
+      const taken = Promise.all(
+        turns.map((turn) => turn.catch((error) => this.logger.error({ err: error, project: projectId }, 'a bot could not take its turn'))),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, turnWaitMs)))]);
+      clearTimeout(timer);
     },
   };
 
-  /** Per request of `requests`, the sequence numbers of the events (from the batch's first on) in which bots joined it. */
-  private async botsJoinedSince(projectId: string, events: LoggedEvent[], requests: Set<string>) {
+  /**
+   * The requests of `messages` that bots take part in, each with the sequence numbers of the
+   * events (from the first message's on) in which bots joined it; one statement.
+   */
+  private async botsJoinedSince(projectId: string, messages: LoggedEvent[]) {
+    const requests = [...new Set(messages.map((e) => String(e.payload.request_id)))];
+    const rows = await this.db.$queryRaw<Array<{ request_id: string; updates: Array<{ seq: number; payload: Record<string, unknown> }> | null }>>`
+      SELECT r."request_id", (
+          SELECT json_agg(json_build_object('seq', e."seq", 'payload', e."payload")) FROM "DomainEvent" e
+          WHERE e."id_project" = r."id_project" AND e."seq" > ${messages[0].seq} AND e."name" = 'request.update'
+            AND e."payload"->>'request_id' = r."request_id" AND e."payload" ? 'added'
+        ) AS "updates"
+      FROM "Request" r
+      WHERE r."id_project" = ${projectId} AND r."request_id" = ANY(${requests}) AND cardinality(r."participatingBots") > 0`;
     const joins = new Map<string, number[]>();
-    const asked = events.filter((e) => e.name === 'message.create' && requests.has(String(e.payload.request_id)));
-    if (!asked.length) return joins;
-    const rows = await this.db.$queryRaw<EventRow[]>`
-      SELECT "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
-      WHERE "id_project" = ${projectId} AND "seq" > ${asked[0].seq} AND "name" = 'request.update'
-        AND "payload"->>'request_id' = ANY(${[...requests]}) AND "payload" ? 'added'`;
-    for (const event of rows.map(toLogged)) {
-      if (!botsJoining(event).length) continue;
-      const requestId = String(event.payload.request_id);
-      joins.set(requestId, [...(joins.get(requestId) ?? []), event.seq]);
+    for (const row of rows) {
+      const updates = (row.updates ?? []).map((u) => ({ name: 'request.update', seq: Number(u.seq), payload: u.payload }) as LoggedEvent);
+      joins.set(row.request_id, updates.filter((u) => botsJoining(u).length).map((u) => u.seq));
     }
     return joins;
-  }
-
-  /** A turn job: bots greeting a conversation they joined, or answering a message. */
-  takeTurnJob(job: BotTurnJob): Promise<void> {
-    if (job.joined?.length) return this.onBotsJoined(job.projectId, job.requestId, job.joined);
-    return job.messageId ? this.onMessageCreated(job.projectId, job.requestId, job.messageId) : Promise.resolve();
   }
 
   /** Run beside the workers: on shutdown, the turns in progress finish first. */
@@ -238,10 +240,15 @@ export class BotEngine {
   /**
    * Bots joined request `requestId` while it was under way: each greets (its start intent), then
    * answers the end user's last message on its merits when nobody answered it yet, as it would
-   * have had it been there.
+   * have had it been there. The turn is recorded under the id of the event that says they joined
+   * (`joinId`), so reading that event again greets no one twice.
    */
-  onBotsJoined(projectId: string, requestId: string, botIds: string[]): Promise<void> {
-    return this.inTurn(projectId, requestId, () => this.welcome(projectId, requestId, botIds));
+  onBotsJoined(projectId: string, requestId: string, botIds: string[], joinId: string): Promise<void> {
+    return this.inTurn(projectId, requestId, async () => {
+      if (await this.db.botTurn.findUnique({ where: { messageId: joinId }, select: { messageId: true } })) return;
+      await this.welcome(projectId, requestId, botIds);
+      await this.db.botTurn.createMany({ data: [{ messageId: joinId, id_project: projectId }], skipDuplicates: true });
+    });
   }
 
   /** Runs `work` after the request's turns in progress: a conversation's turns are taken in order. */
@@ -338,6 +345,8 @@ export class BotEngine {
     ]);
     if (!message || !botAnswers(message)) return;
     if (message.sender !== requester) return;
+    // Answered already by a turn that died before its record (the events read again after a crash).
+    if (recent.some((m) => attributesOf(m.attributes).inReplyTo === messageId)) return;
     for (const bot of bots) {
       if (bot.type === 'external') {
         await this.queue.enqueue(externalBotJob, { projectId, botId: bot.id, messageId }, { jobId: `${bot.id}-${messageId}` });
