@@ -5,8 +5,8 @@ import { createTestApp, type SeededProject, type TestApp } from './helpers/app.j
 import { consumerCaughtUp } from './helpers/event-consumers.js';
 
 // The one way committed events reach their consumers: each reads every project's events from its
-// own cursor, once, in order, and resumes there after a restart; two processes reading the same
-// events write each batch once.
+// own cursor, once, in order, and resumes there after a restart; of two processes woken by the
+// same events, one handles each batch (it claims the cursor meanwhile).
 
 let t: TestApp;
 let p: SeededProject;
@@ -58,13 +58,15 @@ describe('event consumers', () => {
     expect(second.seen.get(p.projectId)).toEqual((await tagSeqs()).slice(-1));
   });
 
-  it('write each batch once when two processes read the same events', async () => {
+  it('handle and write each batch once when two processes read the same events', async () => {
+    const handled: string[] = [];
     const written: string[] = [];
     const writer = (): EventConsumer => ({
       name: 'test-writer',
       wants: (event: LoggedEvent) => event.projectId === p.projectId && event.name === 'tag.create',
       handle: async (_projectId, events) => {
-        // Slow enough for both processes to handle the same batch before either moves the cursor.
+        handled.push(...events.map((e) => `${e.seq}`));
+        // Slow enough for the other process to try the same batch before this one moves the cursor.
         await new Promise((resolve) => setTimeout(resolve, 30));
         return {
           // Runs only in the transaction that moves the cursor, which one process alone does.
@@ -76,6 +78,8 @@ describe('event consumers', () => {
     const stops = await Promise.all([dispatcher(writer()), dispatcher(writer())]);
     await expect.poll(() => consumerCaughtUp(t, 'test-writer', p.projectId)).toBe(true);
     await Promise.all(stops.map((stop) => stop()));
+    // The other process found the batch claimed: nobody's work was done twice.
+    expect(handled).toEqual((await tagSeqs()).map(String));
     expect(written).toEqual((await tagSeqs()).map(String));
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from './database.js';
 import type { EventBus } from './event-bus.js';
 import { toLogged, wakeChannel, type EventLog, type EventRow, type LoggedEvent } from './event-log.js';
@@ -10,8 +11,10 @@ import type { Logger } from './logger.js';
 // for is done before the cursor moves past it, and what it writes to the database commits in the
 // transaction that moves the cursor, so a process dying anywhere leaves the batch to read again
 // and nothing is written twice (effects outside the database, such as queued jobs, are keyed by
-// the event, so the second try is a no-op). Two processes reading the same project both may do
-// the work; only the first to move the cursor writes.
+// the event, so the second try is a no-op). A process claims a cursor while it handles its batch
+// (for 10 s at most, so a process that died is taken over), so two processes woken by the same
+// events do not both do the work; should a claim lapse mid-batch, the cursor's move is a compare
+// and set, and only the first to move it writes.
 //
 // A consumer runs wherever the dispatcher runs: beside the workers (the server by default, or the
 // `workers/` processes). It is woken by the events this process commits, by the events other
@@ -46,12 +49,22 @@ export interface EventConsumer {
 }
 
 const batchSize = 200;
+/** How long a process's claim on a cursor holds: past it, a process that died is taken over. */
+const claimMs = 10_000;
+/** How soon a process that found another's claim looks again. */
+const retryMs = 100;
+/** Cursor rows this process knows exist (created on first use). */
+const knownKept = 100_000;
 
 export class EventConsumers {
   private consumers: EventConsumer[] = [];
   private runs = new Map<string, Promise<void>>();
   private again = new Set<string>();
   private stopped = true;
+  /** This process, as its claims on cursors name it. */
+  private readonly me = randomUUID();
+  private known = new Set<string>();
+  private retries = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private db: Db,
@@ -89,6 +102,8 @@ export class EventConsumers {
         return async () => {
           this.stopped = true;
           clearInterval(timer);
+          for (const retry of this.retries.values()) clearTimeout(retry);
+          this.retries.clear();
           unlisten();
           this.log.dispatchedHere(false);
           unwake();
@@ -142,27 +157,51 @@ export class EventConsumers {
     return run;
   }
 
-  /** One batch past the cursor; answers how many events it read (0 when another process moved the cursor first). */
+  /**
+   * One batch past the cursor, claimed for this process while it handles it (so two processes
+   * woken by the same events do not both take bots' turns or render the same payloads); answers
+   * how many events it read: 0 when there were none, or when another process holds the claim (this
+   * one looks again shortly, as that one may have read before the events that woke this one).
+   */
   private async batch(consumer: EventConsumer, projectId: string): Promise<number> {
-    // The cursor and the events past it, in one round trip (each row carries the cursor, null before the first move).
-    const rows = await this.db.$queryRaw<Array<EventRow & { cursor: bigint | null }>>`
-      WITH c AS (SELECT "seq" FROM "EventCursor" WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId})
-      SELECT (SELECT "seq" FROM c) AS "cursor", "id", "id_project", "seq", "name", "subject", "payload", "createdAt" FROM "DomainEvent"
-      WHERE "id_project" = ${projectId} AND "seq" > COALESCE((SELECT "seq" FROM c), 0) ORDER BY "seq" LIMIT ${batchSize}`;
-    if (!rows.length) return 0;
-    const from = rows[0].cursor;
-    const wanted = rows.map(toLogged).filter((event) => consumer.wants(event));
+    const key = `${consumer.name}\u0000${projectId}`;
+    if (!this.known.has(key)) {
+      await this.db.$executeRaw`
+        INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "updatedAt")
+        VALUES (${consumer.name}, ${projectId}, 0, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING`;
+      if (this.known.size >= knownKept) this.known.clear();
+      this.known.add(key);
+    }
+    // Claims the cursor when events are past it and no other process's claim holds, and reads
+    // those events, in one round trip. The claim's times are the session's local time on both sides.
+    const rows = await this.db.$queryRaw<Array<Partial<EventRow> & { cursor: bigint | null; behind: boolean | null }>>`
+      WITH "current" AS (SELECT "seq" FROM "EventCursor" WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId}),
+      "claim" AS (
+        UPDATE "EventCursor" c SET "claimedBy" = ${this.me}, "claimedUntil" = LOCALTIMESTAMP + ${claimMs} * interval '1 millisecond'
+        WHERE c."consumer" = ${consumer.name} AND c."id_project" = ${projectId}
+          AND (c."claimedUntil" IS NULL OR c."claimedUntil" < LOCALTIMESTAMP OR c."claimedBy" = ${this.me})
+          AND EXISTS (SELECT 1 FROM "DomainEvent" x WHERE x."id_project" = c."id_project" AND x."seq" > c."seq")
+        RETURNING c."seq")
+      SELECT (SELECT "seq" FROM "claim") AS "cursor",
+        (SELECT p."eventSeq" > (SELECT "seq" FROM "current") FROM "Project" p WHERE p."id" = ${projectId}) AS "behind",
+        e."id", e."id_project", e."seq", e."name", e."subject", e."payload", e."createdAt"
+      FROM (SELECT 1) AS "one"
+      LEFT JOIN "DomainEvent" e ON e."id_project" = ${projectId} AND e."seq" > (SELECT "seq" FROM "claim")
+      ORDER BY e."seq" LIMIT ${batchSize}`;
+    const from = rows[0]?.cursor ?? null;
+    if (from === null) {
+      if (rows[0]?.behind) this.later(consumer, projectId);
+      return 0;
+    }
+    const events = rows.filter((row) => row.id).map((row) => toLogged(row as EventRow));
+    if (!events.length) return 0;
+    const wanted = events.filter((event) => consumer.wants(event));
     const work = wanted.length ? await consumer.handle(projectId, wanted) : undefined;
-    const to = rows[rows.length - 1].seq;
-    // Compare and set: the row lock makes a second mover wait, then find the cursor moved.
-    const move = (db: Db | Tx) =>
-      from !== null
-        ? db.$executeRaw`
-            UPDATE "EventCursor" SET "seq" = ${to}, "updatedAt" = CURRENT_TIMESTAMP
-            WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId} AND "seq" = ${from}`
-        : db.$executeRaw`
-            INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "updatedAt")
-            VALUES (${consumer.name}, ${projectId}, ${to}, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING`;
+    const to = BigInt(events[events.length - 1].seq);
+    // Compare and set: a process whose claim lapsed while it worked finds the cursor moved, and writes nothing.
+    const move = (db: Db | Tx) => db.$executeRaw`
+      UPDATE "EventCursor" SET "seq" = ${to}, "claimedBy" = NULL, "claimedUntil" = NULL, "updatedAt" = CURRENT_TIMESTAMP
+      WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId} AND "seq" = ${from}`;
     const write = work?.write;
     const moved = write
       ? await this.db.$transaction(async (tx) => {
@@ -173,6 +212,18 @@ export class EventConsumers {
       : (await move(this.db)) > 0;
     if (!moved) return 0;
     await work?.committed?.().catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer: after-commit work failed'));
-    return rows.length;
+    return events.length;
+  }
+
+  /** Runs the pair again shortly: another process holds its claim. */
+  private later(consumer: EventConsumer, projectId: string) {
+    const key = `${consumer.name}\u0000${projectId}`;
+    if (this.stopped || this.retries.has(key)) return;
+    const timer = setTimeout(() => {
+      this.retries.delete(key);
+      void this.run(consumer, projectId);
+    }, retryMs);
+    timer.unref();
+    this.retries.set(key, timer);
   }
 }

@@ -8,6 +8,8 @@ CREATE TABLE "EventCursor" (
     "consumer" TEXT NOT NULL,
     "id_project" TEXT NOT NULL,
     "seq" BIGINT NOT NULL DEFAULT 0,
+    "claimedBy" TEXT,
+    "claimedUntil" TIMESTAMP(3),
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "EventCursor_pkey" PRIMARY KEY ("consumer","id_project")
