@@ -23,8 +23,11 @@ import type { Logger } from './logger.js';
 // are past a consumer's cursor. Realtime readers are not consumers: they follow the bus, and read
 // the log by sequence when they missed something.
 
-/** Written in the transaction that moves the consumer's cursor past the batch. */
+/** What a batch calls for beyond `handle`: the cursor moves past the batch once `settled`, with `write`. */
 export interface EventWork {
+  /** Work started by `handle` that the cursor waits for (bots' turns), without holding the dispatcher's slot. */
+  settled?: Promise<void>;
+  /** Written in the transaction that moves the consumer's cursor past the batch. */
   write?(tx: Tx): Promise<void>;
   /** After the commit: what may be lost to a crash because something else recovers it. */
   committed?(): Promise<void>;
@@ -56,6 +59,28 @@ const retryMs = 100;
 /** Cursor rows this process knows exist (created on first use). */
 const knownKept = 100_000;
 
+/**
+ * Batches read and handled at once in a process: one, so that the consumers woken by a commit
+ * take one of the database pool's few connections at a time and never hold up the requests being
+ * served (three at once, on a pool of four, delayed an agent's inbox by half a second under load).
+ */
+class Slot {
+  private busy = false;
+  private waiting: Array<() => void> = [];
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.busy = true;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy = false;
+    }
+  }
+}
+
 export class EventConsumers {
   private consumers: EventConsumer[] = [];
   private runs = new Map<string, Promise<void>>();
@@ -65,6 +90,7 @@ export class EventConsumers {
   private readonly me = randomUUID();
   private known = new Set<string>();
   private retries = new Map<string, NodeJS.Timeout>();
+  private slot = new Slot();
 
   constructor(
     private db: Db,
@@ -164,6 +190,32 @@ export class EventConsumers {
    * one looks again shortly, as that one may have read before the events that woke this one).
    */
   private async batch(consumer: EventConsumer, projectId: string): Promise<number> {
+    const handled = await this.slot.run(() => this.claimAndHandle(consumer, projectId));
+    if (!handled) return 0;
+    const { from, events, work } = handled;
+    await work?.settled;
+    const to = BigInt(events[events.length - 1].seq);
+    // Compare and set: a process whose claim lapsed while it worked finds the cursor moved, and writes nothing.
+    const move = (db: Db | Tx) => db.$executeRaw`
+      UPDATE "EventCursor" SET "seq" = ${to}, "claimedBy" = NULL, "claimedUntil" = NULL, "updatedAt" = CURRENT_TIMESTAMP
+      WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId} AND "seq" = ${from}`;
+    const write = work?.write;
+    const moved = await this.slot.run(async () =>
+      write
+        ? this.db.$transaction(async (tx) => {
+            if (!(await move(tx))) return false;
+            await write(tx);
+            return true;
+          })
+        : (await move(this.db)) > 0,
+    );
+    if (!moved) return 0;
+    await work?.committed?.().catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer: after-commit work failed'));
+    return events.length;
+  }
+
+  /** Claims the batch past the cursor and hands its wanted events to the consumer; nothing when there is none to claim. */
+  private async claimAndHandle(consumer: EventConsumer, projectId: string) {
     const key = `${consumer.name}\u0000${projectId}`;
     if (!this.known.has(key)) {
       await this.db.$executeRaw`
@@ -191,28 +243,13 @@ export class EventConsumers {
     const from = rows[0]?.cursor ?? null;
     if (from === null) {
       if (rows[0]?.behind) this.later(consumer, projectId);
-      return 0;
+      return null;
     }
     const events = rows.filter((row) => row.id).map((row) => toLogged(row as EventRow));
-    if (!events.length) return 0;
+    if (!events.length) return null;
     const wanted = events.filter((event) => consumer.wants(event));
     const work = wanted.length ? await consumer.handle(projectId, wanted) : undefined;
-    const to = BigInt(events[events.length - 1].seq);
-    // Compare and set: a process whose claim lapsed while it worked finds the cursor moved, and writes nothing.
-    const move = (db: Db | Tx) => db.$executeRaw`
-      UPDATE "EventCursor" SET "seq" = ${to}, "claimedBy" = NULL, "claimedUntil" = NULL, "updatedAt" = CURRENT_TIMESTAMP
-      WHERE "consumer" = ${consumer.name} AND "id_project" = ${projectId} AND "seq" = ${from}`;
-    const write = work?.write;
-    const moved = write
-      ? await this.db.$transaction(async (tx) => {
-          if (!(await move(tx))) return false;
-          await write(tx);
-          return true;
-        })
-      : (await move(this.db)) > 0;
-    if (!moved) return 0;
-    await work?.committed?.().catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer: after-commit work failed'));
-    return events.length;
+    return { from, events, work: work ?? undefined };
   }
 
   /** Runs the pair again shortly: another process holds its claim. */

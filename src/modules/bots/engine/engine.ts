@@ -140,8 +140,8 @@ export class BotEngine {
         turns.map((turn) => turn.catch((error) => this.logger.error({ err: error, project: projectId }, 'a bot could not take its turn'))),
       );
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, turnWaitMs)))]);
-      clearTimeout(timer);
+      const settled = Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, turnWaitMs)))]).then(() => clearTimeout(timer));
+      return { settled };
     },
   };
 

@@ -26,20 +26,20 @@ export function ContactPanel({ projectId, requestId, view }: { projectId: string
   const [form, setForm] = useState({ fullname: '', email: '', phone: '' });
   const [error, setError] = useState<string | null>(null);
 
-  const beginRead = useLatestRead();
+  const beginRead = useLatestRead(`${projectId} ${requestId}`);
   const load = useCallback(() => {
-    const isNewest = beginRead();
+    const mayShow = beginRead();
     request(ContactQuery, { project: projectId, request: requestId }, token).then(
       (r) => {
-        if (!isNewest()) return;
+        if (!mayShow()) return;
         setContact(r.request);
         const lead = r.request.lead;
         if (lead) {
           setForm({ fullname: lead.fullname ?? '', email: lead.email ?? '', phone: lead.phone ?? '' });
-          request(LeadConversations, { project: projectId, lead: lead._id }, token).then((c) => isNewest() && setEarlier(c.requests.requests.filter((q) => q.request_id !== requestId)), () => {});
+          request(LeadConversations, { project: projectId, lead: lead._id }, token).then((c) => mayShow() && setEarlier(c.requests.requests.filter((q) => q.request_id !== requestId)), () => {});
         }
       },
-      (e: Error) => isNewest() && setError(e.message),
+      (e: Error) => mayShow() && setError(e.message),
     );
   }, [projectId, requestId, token, beginRead]);
   useEffect(load, [load]);

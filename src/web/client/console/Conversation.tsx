@@ -53,17 +53,17 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
     request(MarkSeen, { project: projectId, request: requestId }, token).then(() => window.dispatchEvent(new Event('console:seen')), () => {});
   }, [projectId, requestId, token, pageVisible, lastFromOthers]);
 
-  const beginRead = useLatestRead();
+  const beginRead = useLatestRead(`${projectId} ${requestId}`);
   const load = useCallback(() => {
-    const isNewest = beginRead();
+    const mayShow = beginRead();
     request(ConversationQuery, { project: projectId, request: requestId }, token).then(
       (r) => {
-        if (!isNewest()) return;
+        if (!mayShow()) return;
         setDetails(r.request);
         setTimeline(r.requestTimeline ?? []);
         setMessages((m) => merged(m, r.messages));
       },
-      (e: Error) => isNewest() && setError(e.message),
+      (e: Error) => mayShow() && setError(e.message),
     );
   }, [projectId, requestId, token, beginRead]);
 

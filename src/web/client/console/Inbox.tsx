@@ -83,9 +83,9 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
   }, [projectId, token]);
   const active = Object.entries(filters).filter(([k, v]) => k !== 'order' && v).length;
 
-  const beginRead = useLatestRead();
+  const beginRead = useLatestRead(`${projectId} ${view} ${JSON.stringify(filters)}`);
   const load = useCallback(() => {
-    const isNewest = beginRead();
+    const mayShow = beginRead();
     const filter = {
       mine: { assignee: 'me' },
       unassigned: { status: '100' },
@@ -102,13 +102,13 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
     const order = filters.order === 'waiting_since' ? { sortField: 'waiting_since', direction: 1 } : { sortField: 'last_activity', direction: -1 };
     request(InboxQuery, { project: projectId, ...order, ...filter, ...narrowed }, token).then(
       (r) => {
-        if (!isNewest()) return;
+        if (!mayShow()) return;
         setError(null);
         setRequests(r.requests.requests);
       },
-      (e: Error) => isNewest() && setError(e.message),
+      (e: Error) => mayShow() && setError(e.message),
     );
-    request(InboxCounts, { project: projectId }, token).then((c) => isNewest() && setCounts(c), () => {});
+    request(InboxCounts, { project: projectId }, token).then((c) => mayShow() && setCounts(c), () => {});
   }, [projectId, view, token, userId, filters, beginRead]);
 
   useEffect(() => {
