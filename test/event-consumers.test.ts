@@ -82,4 +82,31 @@ describe('event consumers', () => {
     expect(handled).toEqual((await tagSeqs()).map(String));
     expect(written).toEqual((await tagSeqs()).map(String));
   });
+
+  it('leave a batch another process holds, and take it over once that process\'s claim has lapsed', async () => {
+    const seen = recorder('test-lease');
+    await addTag('leased');
+    const claim = (until: string) =>
+      t.infra.database.prisma.$executeRawUnsafe(
+        `INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "claimedBy", "claimedUntil", "updatedAt")
+         VALUES ('test-lease', $1, 0, 'a process that died', LOCALTIMESTAMP + interval '${until}', CURRENT_TIMESTAMP)
+         ON CONFLICT ("consumer", "id_project") DO UPDATE SET "claimedBy" = EXCLUDED."claimedBy", "claimedUntil" = EXCLUDED."claimedUntil"`,
+        p.projectId,
+      );
+    // Held for another minute: this process reads nothing of it.
+    await claim('1 minute');
+    let stop = await dispatcher(seen.consumer);
+    await addTag('while-held');
+    await stop();
+    expect(seen.seen.get(p.projectId)).toBeUndefined();
+    expect(await consumerCaughtUp(t, 'test-lease', p.projectId)).toBe(false);
+
+    // The claim lapsed (its process died mid-batch): the next process takes the whole batch.
+    await claim('-1 second');
+    stop = await dispatcher(seen.consumer);
+    await expect.poll(() => consumerCaughtUp(t, 'test-lease', p.projectId)).toBe(true);
+    await stop();
+    expect(seen.seen.get(p.projectId)).toEqual(await tagSeqs());
+  });
 });
+

@@ -56,6 +56,9 @@ const batchSize = 200;
 const claimMs = 10_000;
 /** How soon a process that found another's claim looks again. */
 const retryMs = 100;
+/** A consumer and a project, as this process's maps of runs, retries and known cursors key them. */
+const pairKey = (consumer: EventConsumer, projectId: string) => `${consumer.name}\u0000${projectId}`;
+
 /** Cursor rows this process knows exist (created on first use). */
 const knownKept = 100_000;
 
@@ -165,7 +168,7 @@ export class EventConsumers {
 
   /** Reads a project's events for one consumer up to the last; one run per pair at a time, rerun if asked meanwhile. */
   run(consumer: EventConsumer, projectId: string): Promise<void> {
-    const key = `${consumer.name}\u0000${projectId}`;
+    const key = pairKey(consumer, projectId);
     const running = this.runs.get(key);
     if (running) {
       this.again.add(key);
@@ -216,7 +219,7 @@ export class EventConsumers {
 
   /** Claims the batch past the cursor and hands its wanted events to the consumer; nothing when there is none to claim. */
   private async claimAndHandle(consumer: EventConsumer, projectId: string) {
-    const key = `${consumer.name}\u0000${projectId}`;
+    const key = pairKey(consumer, projectId);
     if (!this.known.has(key)) {
       await this.db.$executeRaw`
         INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "updatedAt")
@@ -254,7 +257,7 @@ export class EventConsumers {
 
   /** Runs the pair again shortly: another process holds its claim. */
   private later(consumer: EventConsumer, projectId: string) {
-    const key = `${consumer.name}\u0000${projectId}`;
+    const key = pairKey(consumer, projectId);
     if (this.stopped || this.retries.has(key)) return;
     const timer = setTimeout(() => {
       this.retries.delete(key);

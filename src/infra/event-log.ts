@@ -102,7 +102,7 @@ export class EventLog {
     await Promise.all([
       ...events.map((event) => this.publish(event)),
       // A wake lost with the bus is made up by the dispatchers' sweep.
-      ...(this.dispatchers ? [] : [this.bus.publish(wakeChannel, { events }).catch(() => {})]),
+      ...(this.dispatchers || !events.length ? [] : [this.bus.publish(wakeChannel, { events }).catch(() => {})]),
     ]);
     for (const event of events) {
       for (const listener of this.commitListeners) {

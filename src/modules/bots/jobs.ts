@@ -15,4 +15,3 @@ export type ExternalJob = z.infer<typeof externalBotJob.data>;
 
 /** An external bot's engine gets this many tries for one message (timeouts, 5xx, 429). */
 export const externalAttempts = 5;
-
