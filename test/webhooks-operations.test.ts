@@ -129,7 +129,12 @@ describe('Retry-After', () => {
     const sub = await subscribe(projectId, r.url);
     await lead(projectId);
     await r.waitFor(2, 10_000);
-    const [first, second] = (await deliveries(projectId, sub._id))[0].attempts;
+    // The receiver sees the second attempt before its outcome is recorded.
+    const delivery = await eventually(async () => {
+      const [d] = await deliveries(projectId, sub._id);
+      return d?.attempts.length === 2 && d;
+    });
+    const [first, second] = delivery.attempts;
     const gap = Date.parse(second.at) - Date.parse(first.at);
     expect(gap).toBeGreaterThanOrEqual(1900);
     expect(first).toMatchObject({ statusCode: 503, reason: 'unavailable', error: 'HTTP 503 with Retry-After: next attempt in 2 s' });
