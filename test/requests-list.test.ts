@@ -104,6 +104,11 @@ describe('GET /v3/:project_id/requests', () => {
     expect(ids(await list('?status=all&full_text=nothing-like-this'))).toEqual([]);
   });
 
+  it('matches full_text on word stems, as GET /search does: "refunds" and "orders" find "a refund for my order"', async () => {
+    expect(ids(await list('?status=all&full_text=refunds%20orders'))).toEqual(of('refund'));
+    expect(ids(await list('?status=all&full_text=resetting%20passwords'))).toEqual(of('password'));
+  });
+
   it('filters by creation date, DD/MM/YYYY, end date included', async () => {
     const today = ddmmyyyy(new Date());
     expect((await list(`?status=all&start_date=${today}&end_date=${today}`)).body.count).toBe(4);

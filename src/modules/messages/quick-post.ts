@@ -85,6 +85,10 @@ const inputRecord = Prisma.raw(Object.entries(inputColumns).map(([name, type]) =
 const messageColumns = ['id', ...Object.keys(messageRowColumns)];
 const insertColumns = Prisma.raw(messageColumns.map((name) => `"${name}"`).join(', '));
 const insertValues = Prisma.raw(messageColumns.map((name) => `x."${name}"`).join(', '));
+// The rows' own columns, not their generated search vectors: those are the search's, and `to_jsonb`
+// would write each out as text only for it to be dropped.
+const requestFields = Prisma.raw(Object.values(Prisma.RequestScalarFieldEnum).map((name) => `r."${name}"`).join(', '));
+const messageFields = Prisma.raw(Object.values(Prisma.MessageScalarFieldEnum).map((name) => `"${name}"`).join(', '));
 
 function statement(projectId: string, posts: Waiting[], now: Date) {
   const rows = posts.map((post, k) => {
@@ -117,7 +121,7 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
     WITH "input" AS MATERIALIZED (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${inputRecord})),
     "request" AS (
-      SELECT r.*, x."i" AS "item", ${fallback} AS "fallback"
+      SELECT ${requestFields}, x."i" AS "item", ${fallback} AS "fallback"
       FROM "input" x JOIN "Request" r ON r."id_project" = ${projectId} AND r."request_id" = x."request_id"
       ORDER BY r."id", x."i"
       FOR UPDATE OF r),
@@ -127,9 +131,9 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       FROM "request" q JOIN "input" x ON x."i" = q."item"
       WHERE q."fallback" IS NULL AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
       ORDER BY x."i"
-      RETURNING *),
+      RETURNING ${messageFields}),
     ${appendEventsSql(projectId, events, Prisma.sql`x."subject" IN (SELECT "id" FROM "message")`)}
-    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback' - 'search', 'message', to_jsonb(m) - 'search', 'event', to_jsonb(e),
+    SELECT r."item", json_build_object('fallback', r."fallback", 'request', to_jsonb(r) - 'item' - 'fallback', 'message', to_jsonb(m), 'event', to_jsonb(e),
         'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;

@@ -134,11 +134,12 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   if (q.snap_lead_email) where.push(Prisma.sql`lower(r."snapshot"->'lead'->>'email') = lower(${q.snap_lead_email})`);
   if (q.snap_lead_lead_id) where.push(Prisma.sql`r."snapshot"->'lead'->>'lead_id' = ${q.snap_lead_lead_id}`);
   if (q.full_text) {
-    // Matches the expression of the GIN index on Message text.
+    // Every word, on the English stems GET /search reads too (the GIN-indexed "search" column):
+    // "refunds" finds a message saying "refund".
     where.push(Prisma.sql`EXISTS (
       SELECT 1 FROM "Message" m
       WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id"
-        AND to_tsvector('simple', m."text") @@ plainto_tsquery('simple', ${q.full_text}))`);
+        AND m."search" @@ plainto_tsquery('english', ${q.full_text}))`);
   }
 
   const condition = Prisma.join(where, ' AND ');
