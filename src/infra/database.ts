@@ -131,9 +131,9 @@ const driverValue = (value: unknown) =>
  * statement starting with `prepared` is prepared and planned once per connection (see `prepared`).
  */
 /**
- * A row a statement answered as JSON text (`to_jsonb(row)::text`: one value parses in one go, and
+ * A row a statement answered as JSON text (`row_to_json(row)::text`: one value parses in one go, and
  * the statement's result keeps its shape when a migration adds a column), with its timestamps
- * (`timestamp(3)`, which `to_jsonb` writes without a zone: UTC by convention) as Dates again.
+ * (`timestamp(3)`, which `row_to_json` writes without a zone: UTC by convention) as Dates again.
  */
 export function fromJsonRow<T>(text: string, dateFields: readonly string[]): T {
   const row = JSON.parse(text) as Record<string, unknown>;
@@ -146,7 +146,7 @@ export type DateFields<T> = { [K in keyof T]-?: NonNullable<T[K]> extends Date ?
 /** `fields`, checked by the compiler to name every timestamp of model `T`. */
 export const allDates = <T>() => <const L extends readonly DateFields<T>[]>(fields: L & ([Exclude<DateFields<T>, L[number]>] extends [never] ? unknown : never)) => fields;
 
-/** A `timestamp(3)` as `to_jsonb` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
+/** A `timestamp(3)` as `row_to_json` writes it ("2024-05-01T10:00:00.123", UTC by convention). */
 export const fromJsonTimestamp = (text: string) => new Date(`${text}Z`);
 
 /** The same, for a row parsed already (in place). */

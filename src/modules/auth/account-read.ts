@@ -10,7 +10,7 @@ export const userDates = allDates<User>()(['deletedAt', 'createdAt', 'updatedAt'
 export async function readAccount(db: Db, userId: string, tokenId = ''): Promise<{ user: User | null; revoked: boolean }> {
   const [row] = await queryRows<{ user: string | null; revoked: boolean }>(
     db,
-    Prisma.sql`${Prisma.raw(prepared)} SELECT (SELECT to_jsonb(u)::text FROM "User" u WHERE u."id" = ${userId}) AS "user",
+    Prisma.sql`${Prisma.raw(prepared)} SELECT (SELECT row_to_json(u)::text FROM "User" u WHERE u."id" = ${userId}) AS "user",
       EXISTS (SELECT 1 FROM "RevokedToken" t WHERE t."id" = ${tokenId}) AS "revoked"`,
   );
   return { user: row.user === null ? null : fromJsonRow<User>(row.user, userDates), revoked: row.revoked };

@@ -8,11 +8,11 @@ import { allDates, fromJsonRow, prepared, queryRows, type Db } from '../../infra
 const dates = allDates<Project>()(['deletedAt', 'createdAt', 'updatedAt']);
 
 export async function readProject(db: Db, id: string): Promise<Project | null> {
-  const [row] = await queryRows<{ project: string }>(db, Prisma.sql`${Prisma.raw(prepared)} SELECT to_jsonb(p)::text AS "project" FROM "Project" p WHERE p."id" = ${id}`);
+  const [row] = await queryRows<{ project: string }>(db, Prisma.sql`${Prisma.raw(prepared)} SELECT row_to_json(p)::text AS "project" FROM "Project" p WHERE p."id" = ${id}`);
   return row ? projectFromJson(row.project) : null;
 }
 
-/** A project row as `to_jsonb(p)::text` wrote it (for statements that read it along with something else). */
+/** A project row as `row_to_json(p)::text` wrote it (for statements that read it along with something else). */
 export function projectFromJson(text: string): Project {
   const project = fromJsonRow<Project & { eventSeq: bigint | number }>(text, dates);
   project.eventSeq = BigInt(project.eventSeq);

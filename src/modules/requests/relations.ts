@@ -53,7 +53,7 @@ export function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>, {
   };
 }
 
-/** Stored timestamps come back from to_jsonb as local ISO text; they are UTC. */
+/** Stored timestamps come back from row_to_json as local ISO text; they are UTC. */
 function withDates<T extends Record<string, unknown> | null>(row: T, keys = ['createdAt', 'updatedAt']): T {
   if (!row) return row;
   const copy: Record<string, unknown> = { ...row };
@@ -72,7 +72,11 @@ export interface RequestRelations {
 }
 
 /** Teammate with its user, as JSON (no password). */
-const teammateJson = Prisma.sql`to_jsonb(pu) || jsonb_build_object('user', jsonb_build_object(
+const teammateJson = Prisma.sql`json_build_object(${Prisma.raw(
+  Object.values(Prisma.ProjectUserScalarFieldEnum)
+    .map((name) => `'${name}', pu."${name}"`)
+    .join(', '),
+)}, 'user', json_build_object(
   'id', u."id", 'email', u."email", 'firstname', u."firstname", 'lastname', u."lastname", 'emailverified', u."emailverified",
   'anonymous', u."anonymous", 'createdAt', u."createdAt", 'updatedAt', u."updatedAt", 'v', u."v"))`;
 
@@ -87,10 +91,10 @@ export interface RelationRow {
 // Everything a request points to, each as JSON, from the Request row `r`; only ever from its own
 // project, whatever an identifier says.
 const relationValues = {
-  department: Prisma.sql`(SELECT to_jsonb(d) FROM "Department" d WHERE d."id" = r."departmentId" AND d."id_project" = r."id_project")`,
-  lead: Prisma.sql`(SELECT to_jsonb(l) FROM "Lead" l WHERE l."id" = r."leadId" AND l."id_project" = r."id_project")`,
+  department: Prisma.sql`(SELECT row_to_json(d) FROM "Department" d WHERE d."id" = r."departmentId" AND d."id_project" = r."id_project")`,
+  lead: Prisma.sql`(SELECT row_to_json(l) FROM "Lead" l WHERE l."id" = r."leadId" AND l."id_project" = r."id_project")`,
   requester: Prisma.sql`(SELECT ${teammateJson} FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user" WHERE pu."id" = r."requester_id" AND pu."id_project" = r."id_project")`,
-  agents: Prisma.sql`(SELECT COALESCE(jsonb_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::jsonb)
+  agents: Prisma.sql`(SELECT COALESCE(json_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::json)
      FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
      WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents"))`,
 } satisfies Record<keyof RelationRow, Prisma.Sql>;
@@ -107,7 +111,7 @@ const relationColumns = Prisma.join(
  * The same as one JSON object (a `RelationRow`), for statements that answer a request as JSON
  * together with what they wrote (see `knowRelations`).
  */
-export const relationObject = Prisma.sql`jsonb_build_object(${Prisma.join(
+export const relationObject = Prisma.sql`json_build_object(${Prisma.join(
   Object.entries(relationValues).map(([name, value]) => Prisma.sql`${Prisma.raw(`'${name}'`)}, ${value}`),
 )})`;
 

@@ -13,8 +13,8 @@ const teammateDates = allDates<ProjectUser>()(['createdAt', 'updatedAt']);
 export async function readMembership(db: Db, projectId: string, userId: string): Promise<{ teammate: TeammateRecord | null; project: Project | null }> {
   const [row] = await queryRows<{ project: string | null; teammate: string | null; user: string | null }>(
     db,
-    Prisma.sql`${Prisma.raw(prepared)} SELECT (SELECT to_jsonb(p)::text FROM "Project" p WHERE p."id" = ${projectId}) AS "project",
-        to_jsonb(pu)::text AS "teammate", to_jsonb(u)::text AS "user"
+    Prisma.sql`${Prisma.raw(prepared)} SELECT (SELECT row_to_json(p)::text FROM "Project" p WHERE p."id" = ${projectId}) AS "project",
+        row_to_json(pu)::text AS "teammate", row_to_json(u)::text AS "user"
       FROM (SELECT 1) AS one
         LEFT JOIN "ProjectUser" pu ON pu."id_project" = ${projectId} AND pu."id_user" = ${userId}
         LEFT JOIN "User" u ON u."id" = pu."id_user"`,
