@@ -74,6 +74,32 @@ describe('requestMessages subscription', () => {
     }
   });
 
+  it('without after, starts where the project stood when it arrived: a message written while it is being checked still comes', async () => {
+    const requestId = await openRequest(t, p);
+    // The subscription's checks read the request: held until a message has been committed.
+    const { requests } = t.services;
+    const get = requests.get;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let checking!: () => void;
+    const checked = new Promise<void>((resolve) => (checking = resolve));
+    requests.get = async (...args: Parameters<typeof get>) => {
+      if (args[2] === requestId) (checking(), await held);
+      return get.apply(requests, args);
+    };
+    try {
+      const sub = subscribe(open(p.guest.token).client, messagesQuery, { p: p.projectId, r: requestId });
+      await checked;
+      await send(t, p.projectId, p.admin.token, requestId, { text: 'while you were being checked' });
+      release();
+      const [event] = await sub.take(1);
+      expect(event.message.text).toBe('while you were being checked');
+      sub.stop();
+    } finally {
+      requests.get = get;
+    }
+  });
+
   it('delivers receipt updates', async () => {
     const requestId = await openRequest(t, p);
     const sub = subscribe(open(p.guest.token).client, messagesQuery, { p: p.projectId, r: requestId, after: await lastSeq(p.projectId) });

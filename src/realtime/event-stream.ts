@@ -94,6 +94,11 @@ class ProjectFeed {
     this.started.catch(() => undefined);
   }
 
+  /** The sequence number the feed has reached, once it has started. */
+  get position(): number | undefined {
+    return this.ready ? this.last : undefined;
+  }
+
   /** Adds a listener; resolves with the sequence number after which it receives every event. */
   add(listener: FeedListener): Promise<number> {
     this.listeners.add(listener);
@@ -198,9 +203,31 @@ export function watchProject(deps: Deps, projectId: string, listener: Omit<FeedL
   return () => feed.remove(entry);
 }
 
+/** Where a subscription starts: after a sequence number, or (none) at the project's position when it goes live. */
+export type StartingPoint = number | null | undefined | Promise<number | undefined>;
+
+/**
+ * Where a subscription that arrives now starts: after `after` when the client resumes; else after
+ * the project's position at this moment, not when the subscription goes live. A subscription's
+ * checks (the caller's membership, the request it follows) take a while, and an event committed
+ * meanwhile would be missed by a client that read the current state right after subscribing (a
+ * visitor's widget would never show an agent's quick answer); from here it is replayed from the
+ * log. Call it before the checks. Never fails: when the position cannot be read, the stream starts
+ * where it goes live.
+ */
+export function startingPoint(deps: Deps, projectId: string, after: number | null | undefined): StartingPoint {
+  if (after != null) return after;
+  const live = feeds.get(deps.eventLog)?.get(projectId)?.position;
+  if (live !== undefined) return live;
+  return deps.db.project.findUnique({ where: { id: projectId }, select: { eventSeq: true } }).then(
+    (project) => (project ? Number(project.eventSeq) : undefined),
+    () => undefined,
+  );
+}
+
 /**
  * A project's events accepted by `accept`, in sequence order, with no gap and no duplicate:
- * from the event log after `after` when the caller resumes, then live from the project's feed.
+ * from the event log after `from` (see `startingPoint`), then live from the project's feed.
  * With `requestId`, the live feed calls the stream only for that request's events
  * (`payload.request_id`); `accept` must refuse the others, which the log may still give.
  * A resume further back than the node's replay bound is refused (BAD_USER_INPUT naming `after`):
@@ -209,11 +236,12 @@ export function watchProject(deps: Deps, projectId: string, listener: Omit<FeedL
 export function projectEventStream(
   deps: Deps,
   projectId: string,
-  after: number | null | undefined,
+  from: StartingPoint,
   accept: (event: LoggedEvent) => boolean | Promise<boolean> = () => true,
   requestId?: string,
 ) {
   return new Repeater<LoggedEvent>(async (push, stop) => {
+    const after = await from;
     let last = 0;
     let live = false;
     let stopped = false;

@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { minRole } from '../graphql/scopes.js';
 import type { LoggedEvent } from '../infra/event-log.js';
-import { projectEventStream } from './event-stream.js';
+import { projectEventStream, startingPoint } from './event-stream.js';
 
 export const DomainEvent = builder.objectRef<LoggedEvent>('DomainEvent').implement({
   description: 'An entry of the project event log.',
@@ -25,13 +25,11 @@ builder.subscriptionField('projectEvents', (t) =>
     authScopes: minRole('agent'),
     // Scope checks guard `resolve`; a subscription must also be refused before it starts.
     subscribe: async (_root, args, ctx) => {
-      await ctx.requireRole(args.project_id, 'agent');
       const { infra } = ctx.services;
-      return projectEventStream(
-        { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
-        args.project_id,
-        args.after,
-      );
+      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
+      const from = startingPoint(deps, args.project_id, args.after);
+      await ctx.requireRole(args.project_id, 'agent');
+      return projectEventStream(deps, args.project_id, from);
     },
     resolve: (event) => event,
   }),

@@ -3,7 +3,7 @@ import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { Context } from '../../context.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { projectEventStream } from '../../realtime/event-stream.js';
+import { projectEventStream, startingPoint } from '../../realtime/event-stream.js';
 import type { ContentRecord, UpsertOutcome } from './contents.js';
 import type { DeleteOutcome, KnowledgeBaseRecord } from './namespaces.js';
 import type { FeedbackOutcome, PhrasingRecord } from './learning.js';
@@ -453,13 +453,15 @@ builder.subscriptionField('kbIndexing', (t) =>
     authScopes: minRole('admin'),
     // Scope checks guard `resolve`; a subscription must also be refused before it starts.
     subscribe: async (_root, args, ctx) => {
-      await ctx.requireRole(args.project_id, 'admin');
       const { infra, kb } = ctx.services;
+      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
+      const from = startingPoint(deps, args.project_id, args.after);
+      await ctx.requireRole(args.project_id, 'admin');
       await kb.namespaces.get(args.project_id, args.namespace);
       return projectEventStream(
-        { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
+        deps,
         args.project_id,
-        args.after,
+        from,
         (event) => event.name.startsWith('kb.') && event.payload.namespace === args.namespace,
       );
     },

@@ -2,7 +2,7 @@ import { Repeater } from 'graphql-yoga';
 import { builder, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { projectEventStream } from '../../realtime/event-stream.js';
+import { projectEventStream, startingPoint } from '../../realtime/event-stream.js';
 import { actorOf, memberOf } from '../requests/actor.js';
 import { Teammate } from '../teammates/schema.js';
 import { presenceEvent } from './service.js';
@@ -79,10 +79,11 @@ builder.subscriptionFields((t) => ({
     authScopes: minRole('agent'),
     subscribe: (_root, args, ctx) => {
       const { infra } = ctx.services;
+      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
       return projectEventStream(
-        { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog },
+        deps,
         args.project_id,
-        args.after,
+        startingPoint(deps, args.project_id, args.after),
         (event) => event.name === presenceEvent,
       );
     },

@@ -2,7 +2,7 @@ import type { Request as RequestRow } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { mapEvents, projectEventStream } from '../../realtime/event-stream.js';
+import { mapEvents, projectEventStream, startingPoint } from '../../realtime/event-stream.js';
 import { canSee, scopeFor, type Scope } from './access.js';
 import { memberOf } from './actor.js';
 import { Request } from './schema.js';
@@ -49,9 +49,10 @@ builder.subscriptionField('projectRequests', (t) =>
     args: { project_id: t.arg.string({ required: true }), after: t.arg.int() },
     authScopes: minRole('agent'),
     subscribe: async (_root, args, ctx) => {
-      const member = await memberOf(ctx, args.project_id);
       const { infra, requests } = ctx.services;
       const db = infra.database.prisma;
+      const from = startingPoint({ db, bus: infra.bus, eventLog: infra.eventLog }, args.project_id, args.after);
+      const member = await memberOf(ctx, args.project_id);
       let scope: Scope | null = await scopeFor(db, args.project_id, viewerOf(member));
       // What the subscriber sees follows its role, departments and groups: read again (not from a
       // cache), in the order of the events, when one of them changes. A teammate no longer active
@@ -64,7 +65,7 @@ builder.subscriptionField('projectRequests', (t) =>
       const stream = projectEventStream(
         { db, bus: infra.bus, eventLog: infra.eventLog },
         args.project_id,
-        args.after,
+        from,
         (event) =>
           requestEvents.has(event.name) ||
           (event.name === 'request.seen' && event.payload.id_user === member.id_user) ||
