@@ -39,6 +39,15 @@ interface FeedListener {
 
 type Deps = { db: Db; bus: EventBus; eventLog: EventLog };
 
+/** What the streams read, from the infrastructure a resolver has. */
+export interface EventSources {
+  database: { prisma: Db };
+  bus: EventBus;
+  eventLog: EventLog;
+}
+
+const depsOf = (infra: EventSources): Deps => ({ db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog });
+
 /**
  * One node's view of a project's events, in sequence order with no gap and no duplicate: live
  * from the bus, and from the event log whenever the bus skipped a number (a lost message, a
@@ -196,15 +205,28 @@ function feedOf(deps: Deps, projectId: string): ProjectFeed {
  * Calls `listener` with every event of the project from now on, in order (the project's shared
  * feed); `fail` if the feed cannot go on. Returns the function that stops it.
  */
-export function watchProject(deps: Deps, projectId: string, listener: Omit<FeedListener, 'requestId'>): () => void {
-  const feed = feedOf(deps, projectId);
+export function watchProject(infra: EventSources, projectId: string, listener: Omit<FeedListener, 'requestId'>): () => void {
+  const feed = feedOf(depsOf(infra), projectId);
   const entry: FeedListener = { event: (event) => listener.event(event), fail: (error) => listener.fail(error) };
   void feed.add(entry).catch(() => undefined);
   return () => feed.remove(entry);
 }
 
-/** Where a subscription starts: after a sequence number, or (none) at the project's position when it goes live. */
-export type StartingPoint = number | null | undefined | Promise<number | undefined>;
+/** Where a stream starts: after a sequence number, or (none) at the project's position when it goes live. */
+type StartingPoint = number | null | undefined | Promise<number | undefined>;
+
+/**
+ * A project's events for a subscription that arrives now, opened in two steps: this call, before
+ * the subscription's checks, fixes where it starts (`startingPoint`); `stream` once they pass.
+ */
+export function projectEvents(infra: EventSources, projectId: string, after: number | null | undefined) {
+  const deps = depsOf(infra);
+  const from = startingPoint(deps, projectId, after);
+  return {
+    stream: (accept?: (event: LoggedEvent) => boolean | Promise<boolean>, requestId?: string) =>
+      projectEventStream(deps, projectId, from, accept, requestId),
+  };
+}
 
 /**
  * Where a subscription that arrives now starts: after `after` when the client resumes; else after
@@ -212,10 +234,9 @@ export type StartingPoint = number | null | undefined | Promise<number | undefin
  * checks (the caller's membership, the request it follows) take a while, and an event committed
  * meanwhile would be missed by a client that read the current state right after subscribing (a
  * visitor's widget would never show an agent's quick answer); from here it is replayed from the
- * log. Call it before the checks. Never fails: when the position cannot be read, the stream starts
- * where it goes live.
+ * log. Never fails: when the position cannot be read, the stream starts where it goes live.
  */
-export function startingPoint(deps: Deps, projectId: string, after: number | null | undefined): StartingPoint {
+function startingPoint(deps: Deps, projectId: string, after: number | null | undefined): StartingPoint {
   if (after != null) return after;
   const live = feeds.get(deps.eventLog)?.get(projectId)?.position;
   if (live !== undefined) return live;

@@ -190,7 +190,7 @@ export class LiveAccess {
     const created: WatchedProject = {
       operations: new Set(),
       byRequest: new Map(),
-      stop: watchProject({ db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog }, projectId, {
+      stop: watchProject(infra, projectId, {
         event: (event) => this.projectEvent(created, event),
         // The subscriptions of the project fail with the feed; a later one follows it anew.
         fail: () => {

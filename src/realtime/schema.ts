@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { minRole } from '../graphql/scopes.js';
 import type { LoggedEvent } from '../infra/event-log.js';
-import { projectEventStream, startingPoint } from './event-stream.js';
+import { projectEvents } from './event-stream.js';
 
 export const DomainEvent = builder.objectRef<LoggedEvent>('DomainEvent').implement({
   description: 'An entry of the project event log.',
@@ -25,11 +25,9 @@ builder.subscriptionField('projectEvents', (t) =>
     authScopes: minRole('agent'),
     // Scope checks guard `resolve`; a subscription must also be refused before it starts.
     subscribe: async (_root, args, ctx) => {
-      const { infra } = ctx.services;
-      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
-      const from = startingPoint(deps, args.project_id, args.after);
+      const events = projectEvents(ctx.services.infra, args.project_id, args.after);
       await ctx.requireRole(args.project_id, 'agent');
-      return projectEventStream(deps, args.project_id, from);
+      return events.stream();
     },
     resolve: (event) => event,
   }),

@@ -3,7 +3,7 @@ import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { Context } from '../../context.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { projectEventStream, startingPoint } from '../../realtime/event-stream.js';
+import { projectEvents } from '../../realtime/event-stream.js';
 import type { ContentRecord, UpsertOutcome } from './contents.js';
 import type { DeleteOutcome, KnowledgeBaseRecord } from './namespaces.js';
 import type { FeedbackOutcome, PhrasingRecord } from './learning.js';
@@ -454,16 +454,10 @@ builder.subscriptionField('kbIndexing', (t) =>
     // Scope checks guard `resolve`; a subscription must also be refused before it starts.
     subscribe: async (_root, args, ctx) => {
       const { infra, kb } = ctx.services;
-      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
-      const from = startingPoint(deps, args.project_id, args.after);
+      const events = projectEvents(infra, args.project_id, args.after);
       await ctx.requireRole(args.project_id, 'admin');
       await kb.namespaces.get(args.project_id, args.namespace);
-      return projectEventStream(
-        deps,
-        args.project_id,
-        from,
-        (event) => event.name.startsWith('kb.') && event.payload.namespace === args.namespace,
-      );
+      return events.stream((event) => event.name.startsWith('kb.') && event.payload.namespace === args.namespace);
     },
     resolve: (event) => event,
   }),

@@ -2,7 +2,7 @@ import { definedArgs } from '../../graphql/args.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { projectEventStream, startingPoint } from '../../realtime/event-stream.js';
+import { projectEvents } from '../../realtime/event-stream.js';
 import { actorOf, memberOf } from '../requests/actor.js';
 import { relationsOf } from '../requests/relations.js';
 import { Request } from '../requests/schema.js';
@@ -129,15 +129,10 @@ builder.subscriptionField('requestMessages', (t) =>
     args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }), after: t.arg.int() },
     authScopes: minRole('guest'),
     subscribe: async (_root, args, ctx) => {
-      const { infra } = ctx.services;
-      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
-      const from = startingPoint(deps, args.project_id, args.after);
+      const events = projectEvents(ctx.services.infra, args.project_id, args.after);
       const member = await memberOf(ctx, args.project_id);
       await ctx.services.requests.get(args.project_id, member, args.request_id);
-      return projectEventStream(
-        deps,
-        args.project_id,
-        from,
+      return events.stream(
         (event) =>
           (event.name === 'message.create' || event.name === 'message.update') &&
           event.payload.request_id === args.request_id &&

@@ -2,7 +2,7 @@ import { Repeater } from 'graphql-yoga';
 import { builder, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { projectEventStream, startingPoint } from '../../realtime/event-stream.js';
+import { projectEvents } from '../../realtime/event-stream.js';
 import { actorOf, memberOf } from '../requests/actor.js';
 import { Teammate } from '../teammates/schema.js';
 import { presenceEvent } from './service.js';
@@ -78,14 +78,7 @@ builder.subscriptionFields((t) => ({
     args: { project_id: t.arg.string({ required: true }), after: t.arg.int() },
     authScopes: minRole('agent'),
     subscribe: (_root, args, ctx) => {
-      const { infra } = ctx.services;
-      const deps = { db: infra.database.prisma, bus: infra.bus, eventLog: infra.eventLog };
-      return projectEventStream(
-        deps,
-        args.project_id,
-        startingPoint(deps, args.project_id, args.after),
-        (event) => event.name === presenceEvent,
-      );
+      return projectEvents(ctx.services.infra, args.project_id, args.after).stream((event) => event.name === presenceEvent);
     },
     resolve: (event: LoggedEvent) => ({ event }),
   }),

@@ -2,7 +2,7 @@ import type { Request as RequestRow } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { mapEvents, projectEventStream, startingPoint } from '../../realtime/event-stream.js';
+import { mapEvents, projectEvents } from '../../realtime/event-stream.js';
 import { canSee, scopeFor, type Scope } from './access.js';
 import { memberOf } from './actor.js';
 import { Request } from './schema.js';
@@ -51,7 +51,7 @@ builder.subscriptionField('projectRequests', (t) =>
     subscribe: async (_root, args, ctx) => {
       const { infra, requests } = ctx.services;
       const db = infra.database.prisma;
-      const from = startingPoint({ db, bus: infra.bus, eventLog: infra.eventLog }, args.project_id, args.after);
+      const events = projectEvents(infra, args.project_id, args.after);
       const member = await memberOf(ctx, args.project_id);
       let scope: Scope | null = await scopeFor(db, args.project_id, viewerOf(member));
       // What the subscriber sees follows its role, departments and groups: read again (not from a
@@ -62,10 +62,7 @@ builder.subscriptionField('projectRequests', (t) =>
         const active = current && !current.trashed && current.status === 'active';
         scope = active ? await scopeFor(db, args.project_id, viewerOf(current)) : null;
       };
-      const stream = projectEventStream(
-        { db, bus: infra.bus, eventLog: infra.eventLog },
-        args.project_id,
-        from,
+      const stream = events.stream(
         (event) =>
           requestEvents.has(event.name) ||
           (event.name === 'request.seen' && event.payload.id_user === member.id_user) ||
