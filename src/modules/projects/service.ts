@@ -104,12 +104,8 @@ export class ProjectService {
       await emit({ projectId: project.id, name: 'department.create', subject: department.id });
       return project;
     });
-    await this.onJoined?.(principal.userId);
     return created;
   }
-
-  /** Told when the caller became a member (the owner of a new project): their presence there is set at once. */
-  onJoined?: (userId: string) => Promise<void>;
 
   /** The caller's memberships, each with its project. */
   memberships(principal: Principal) {
@@ -181,7 +177,7 @@ export class ProjectService {
   /**
    * Deletes a project for its owner: from this call on it answers 404 to everyone (every node drops
    * its cached copy through the bus), its webhook subscriptions stop, and a `project.delete` event
-   * ends its live subscriptions; the data itself goes in a background job (`purge`).
+   * ends its live subscriptions; the data itself goes by a listener on that event (`purge.ts`).
    */
   async remove(projectId: string) {
     const project = await this.get(projectId);
@@ -195,12 +191,8 @@ export class ProjectService {
       return saved;
     });
     await this.changed(projectId);
-    await this.onDeleted?.(projectId);
     return { ...project, ...removed };
   }
-
-  /** Told once a project is deleted: queues the removal of its data. */
-  onDeleted?: (projectId: string) => Promise<void>;
 
   /** A new secret for the project's custom tokens (256 random bits); the old one stops verifying at once. */
   async rotateJwtSecret(projectId: string): Promise<string> {
