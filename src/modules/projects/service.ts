@@ -54,7 +54,7 @@ export const disabledStatus = 0;
 const disabledMessage = 'project: is disabled; only its owner can enable it again (PUT /v3/projects/:project_id {"status": 100})';
 
 /** Bus channel telling every node that a project's settings changed, so cached copies drop it. */
-const projectChannel = 'projects.changed';
+const projectChangedChannel = 'projects.changed';
 
 export class ProjectService {
   /** Projects by id: read on most requests (settings, operating hours, widget), rarely written. */
@@ -66,7 +66,7 @@ export class ProjectService {
     cacheMs = 5000,
   ) {
     this.projects = new TtlCache(cacheMs);
-    events.bus.subscribe(projectChannel, (m) => this.projects.delete(String(m.projectId)));
+    events.bus.subscribe(projectChangedChannel, (m) => this.projects.delete(String(m.projectId)));
   }
 
   /** Drops this node's cached copy of a project (a reader that learnt of a change from the event log). */
@@ -78,7 +78,7 @@ export class ProjectService {
   /** Drops a cached project here at once and on the other nodes through the bus. */
   private async changed(projectId: string) {
     this.forget(projectId);
-    await this.events.bus.publish(projectChannel, { projectId });
+    await this.events.bus.publish(projectChangedChannel, { projectId });
   }
 
   /** Creates a project; the caller becomes its owner and it gets its default department. */
