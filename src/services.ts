@@ -1,9 +1,10 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Context } from './context.js';
+import type { EventConsumer } from './infra/event-consumers.js';
 import type { Infrastructure } from './infra/index.js';
 import { AuthService } from './modules/auth/service.js';
 import { ProjectService } from './modules/projects/service.js';
-import { ProjectPurge, purgeProjectJob } from './modules/projects/purge.js';
+import { ProjectPurge } from './modules/projects/purge.js';
 import { TeammateService } from './modules/teammates/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { KbService } from './modules/kb/service.js';
@@ -24,7 +25,8 @@ import { MessageService } from './modules/messages/service.js';
 import { PresenceService } from './modules/presence/service.js';
 import { AssignmentService } from './modules/routing/assignment.js';
 import { RoutingService } from './modules/routing/service.js';
-import { offerWaitingJob } from './modules/requests/jobs.js';
+import { WaitingOffers } from './modules/routing/waiting-offers.js';
+import { PresenceJoins } from './modules/presence/joins.js';
 import { RequestService } from './modules/requests/service.js';
 import { SeenService } from './modules/requests/seen.js';
 import { SearchService } from './modules/search/service.js';
@@ -43,36 +45,44 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const records: RecordRenderer = new RecordRenderer(() => schema, (): Context => payloadContext(services));
   const departments = new DepartmentService(db, infra.eventLog);
   const segments = new SegmentService(db, infra.eventLog);
-  const teammates = new TeammateService(db, infra.eventLog, infra.config.authCacheMs);
+  const teammates = new TeammateService(db, infra.eventLog, infra.config.jwtSecret, infra.config.authCacheMs);
   const projects = new ProjectService(db, infra.eventLog, infra.config.projectCacheMs);
   const projectPurge = new ProjectPurge(db, infra.files, infra.logger);
-  projects.onDeleted = (projectId) => infra.queue.enqueue(purgeProjectJob, { projectId }, { jobId: `purge-${projectId}` });
   // The conversation services (requests, messages, routing, presence) depend on one another.
   const routing = new RoutingService(db, projects);
-  const requests = new RequestService(db, infra.eventLog, routing, infra.queue);
+  const requests = new RequestService(db, infra.eventLog, routing);
   const assignments = new AssignmentService(routing, requests);
   const messages = new MessageService(db, infra.eventLog, requests, routing, infra.logger);
   const conversations = { routing, requests, assignments, messages };
   const seen = new SeenService(db, infra.eventLog, requests);
-  // A teammate who became available (or may take more) gets the requests that found nobody.
-  teammates.onCapacityChange = (projectId) => infra.queue.enqueue(offerWaitingJob, { projectId });
   const email = createEmailServices(infra);
   const apiKeys = new ApiKeyService(db, infra.eventLog, infra.config, infra.limiters);
-  teammates.invitations.onInvited = (invitation, secret) => email.invitations.send(invitation, secret);
   const kb = new KbService(infra);
   const presence = new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs);
-  // Whoever joins a project while connected is online there at once.
-  projects.onJoined = (userId) => presence.joined(userId);
-  teammates.invitations.onJoined = (userId) => presence.joined(userId);
+  const webhooks = new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters);
+  const botEngine = new BotEngine(infra, conversations, records, kb.qa);
+  /**
+   * The consumers of committed events, each reading every project's events from its own cursor
+   * (infra/event-consumers.ts): a consequence of one module's change in another is one of these,
+   * never a call made after the commit, so a process dying in between loses nothing.
+   */
+  const listeners: EventConsumer[] = [
+    webhooks.dispatcher,
+    botEngine.consumer,
+    email.notifications,
+    email.invitations,
+    projectPurge,
+    new WaitingOffers(assignments),
+    new PresenceJoins(db, presence),
+  ];
   const services = {
     infra,
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
     email,
     apiKeys,
     projects,
-    projectPurge,
     teammates,
-    webhooks: new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters),
+    webhooks,
     kb,
     labels: new LabelService(db, infra.eventLog),
     customEvents: new CustomEventService(db, infra.eventLog),
@@ -90,7 +100,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     seen,
     search: new SearchService(db),
     analytics: new AnalyticsService(db),
-    botEngine: new BotEngine(infra, conversations, records, kb.qa),
+    botEngine,
+    listeners,
   };
   services.auth.projects = projects;
   teammates.projects = projects;

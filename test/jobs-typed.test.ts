@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { domainEvents, isDomainEventName, payloadSchema, type DomainEventInput, type WebhookEventName } from '../src/events.js';
 import type { Emit } from '../src/infra/event-log.js';
 import type { JobQueue } from '../src/infra/job-queue.js';
-import { offerWaitingJob } from '../src/modules/requests/jobs.js';
+import { firstAttemptsJob } from '../src/modules/webhooks/delivery.js';
 import { anyCustomEvent, catalogue } from '../src/modules/webhooks/catalogue.js';
 import { jobTypes } from '../workers/jobs.js';
 
@@ -19,11 +19,11 @@ function compileOnly(emit: Emit, queue: JobQueue) {
   // @ts-expect-error a catalogued key of the wrong type does not compile
   void emit({ projectId: 'p', name: 'request.create', subject: 's', payload: { request_id: 42 } });
 
-  void queue.enqueue(offerWaitingJob, { projectId: 'p' });
+  void queue.enqueue(firstAttemptsJob, { deliveryIds: ['d'] });
   // @ts-expect-error a job is enqueued through its type, never by a name typed by hand
-  void queue.enqueue('routing.offer-waiting', { projectId: 'p' });
+  void queue.enqueue('webhooks.deliver-first', { deliveryIds: ['d'] });
   // @ts-expect-error data that is not the job's does not compile
-  void queue.enqueue(offerWaitingJob, { projectID: 'p' });
+  void queue.enqueue(firstAttemptsJob, { deliveryIDs: ['d'] });
 }
 
 describe('typed events and jobs', () => {

@@ -2,28 +2,20 @@ import type { JobQueue, JobType } from '../src/infra/job-queue.js';
 import { indexJob } from '../src/modules/kb/indexing.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from '../src/modules/webhooks/delivery.js';
 import type { Services } from '../src/services.js';
-import { offerWaitingJob } from '../src/modules/requests/jobs.js';
 import { externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';
 import { emailJob } from '../src/modules/email/mailer.js';
-import { purgeProjectJob } from '../src/modules/projects/purge.js';
 
 /**
  * The job catalogue: every job type and the processor behind it. Each type (queue name and data
  * schema) is declared by the module that owns the work; processors get their data parsed by the
  * queue and call a service. The server and `workers/index.ts` register the same list.
  */
-export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, offerWaitingJob, externalBotJob, emailJob, purgeProjectJob] as const satisfies readonly JobType[];
+export const jobTypes = [indexJob, deliveryJob, firstAttemptsJob, externalBotJob, emailJob] as const satisfies readonly JobType[];
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
 
 export function registerJobs(queue: JobQueue, services: Services) {
-  queue.define({
-    job: offerWaitingJob,
-    // One project at a time per worker is plenty: each run walks every waiting request.
-    concurrency: 2,
-    process: (data) => services.assignments.offerWaiting(data.projectId),
-  });
   queue.define({
     job: indexJob,
     attempts: kbIndexAttempts,
@@ -76,12 +68,8 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // E-mail: the send job.
   queue.define(services.email.mailer.jobDefinition());
 
-  // The data of deleted projects.
-  queue.define(services.projectPurge.jobDefinition());
-
-  // The consumers of committed events, each reading every project's events from its own cursor:
-  // webhook deliveries, the bots' turns and e-mail notifications.
+  // The consumers of committed events (services.ts lists them), each from its own cursor.
   const consumers = services.infra.eventConsumers;
-  for (const consumer of [services.webhooks.dispatcher, services.botEngine.consumer, services.email.notifications]) consumers.register(consumer);
+  for (const consumer of services.listeners) consumers.register(consumer);
   queue.runBeside(consumers.task());
 }

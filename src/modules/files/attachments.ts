@@ -3,7 +3,7 @@ import type { Db } from '../../infra/database.js';
 import { scopeCondition, scopeFor } from '../requests/access.js';
 import { viewerOf } from '../requests/store.js';
 import type { TeammateRecord } from '../teammates/service.js';
-import { roleAtLeast, roles } from '../teammates/roles.js';
+import { teamRoles } from '../teammates/roles.js';
 import { botSenderSql } from '../bots/identity.js';
 
 // Which project files a visitor (role user or guest) may read besides their own uploads: those
@@ -14,7 +14,6 @@ import { botSenderSql } from '../bots/identity.js';
 // path cannot grant it to themselves by quoting it in their own request. A teammate who has
 // since left still counts: what they sent stays part of the conversation.
 
-const teamRoles = roles.filter((role) => roleAtLeast(role, 'agent'));
 
 /** Whether `src` names a stored file: as the `path` of a download URL, or as the tail of a URL path. */
 export function namesFile(src: string, storagePath: string, canonical: (raw: string) => string | null): boolean {

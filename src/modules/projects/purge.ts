@@ -1,33 +1,41 @@
-import { z } from 'zod';
 import type { Db } from '../../infra/database.js';
+import type { EventConsumer } from '../../infra/event-consumers.js';
+import type { LoggedEvent } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
-import { jobType, type JobDefinition } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 
-// The removal of a deleted project's data, in a job: the deletion itself answers at once (the
-// project answers 404 from then on), while this walks every table and the file store. Every table
-// with an `id_project` column is emptied of the project's rows, found from the database's own
-// catalogue, so a table added later is not forgotten; the accounts that existed only for the project
-// (its visitors and its site's users) go too. Run again (a crash, a retry), it finds less to do.
+// The removal of a deleted project's data, a listener on the event log: the deletion itself
+// answers at once (the project answers 404 from then on), while this, woken by its committed
+// `project.delete`, walks every table and the file store. The consumer's cursor moves past the
+// event only once the purge is done, so a process dying between the commit and the purge, or in
+// the middle of it, leaves the event to read again (by the next process, or the sweep) and the
+// purge happens anyway. Every table with an `id_project` column is emptied of the project's rows,
+// found from the database's own catalogue, so a table added later is not forgotten; the accounts
+// that existed only for the project (its visitors and its site's users) go too. Run again, it
+// finds less to do.
 
-export const purgeProjectJob = jobType('projects.purge', z.object({ projectId: z.string().min(1) }));
+/**
+ * Emptied last, with the project row, in one transaction: until then the project's events and
+ * cursors are there, so a purge cut short has its event read again and runs again.
+ */
+const emptiedLast = ['DomainEvent', 'EventCursor'];
 
-export class ProjectPurge {
+export class ProjectPurge implements EventConsumer {
+  readonly name = 'project-purge';
+
   constructor(
     private db: Db,
     private files: FileStore,
     private logger: Logger,
   ) {}
 
-  /** The queue's definition of the job; workers/jobs.ts registers it. */
-  jobDefinition(): JobDefinition<typeof purgeProjectJob> {
-    return {
-      job: purgeProjectJob,
-      attempts: 5,
-      backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
-      concurrency: 1,
-      process: (data) => this.run(data.projectId),
-    };
+  wants(event: LoggedEvent) {
+    return event.name === 'project.delete';
+  }
+
+  async handle(projectId: string) {
+    // The cursor waits for it outside the dispatcher's slot; a failure reads the event again.
+    return { settled: this.run(projectId) };
   }
 
   async run(projectId: string) {
@@ -55,13 +63,16 @@ export class ProjectPurge {
       JOIN information_schema.tables t ON t."table_name" = c."table_name" AND t."table_schema" = c."table_schema"
       WHERE c."column_name" = 'id_project' AND c."table_schema" = current_schema() AND t."table_type" = 'BASE TABLE'
       ORDER BY c."table_name"`;
+    // The name comes from the catalogue, quoted as an identifier; the value is a parameter.
+    const empty = (db: Pick<Db, '$executeRawUnsafe'>, table: string) =>
+      db.$executeRawUnsafe(`DELETE FROM "${table.replace(/"/g, '""')}" WHERE "id_project" = $1`, projectId);
     let removed = 0;
-    for (const { table } of tables) {
-      // The name comes from the catalogue, quoted as an identifier; the value is a parameter.
-      removed += await this.db.$executeRawUnsafe(`DELETE FROM "${table.replace(/"/g, '""')}" WHERE "id_project" = $1`, projectId);
-    }
+    for (const { table } of tables.filter((t) => !emptiedLast.includes(t.table))) removed += await empty(this.db, table);
     if (ownAccounts.length) await this.db.user.deleteMany({ where: { id: { in: ownAccounts.map((u) => u.id) } } });
-    await this.db.project.deleteMany({ where: { id: projectId } });
+    await this.db.$transaction(async (tx) => {
+      for (const { table } of tables.filter((t) => emptiedLast.includes(t.table))) removed += await empty(tx, table);
+      await tx.project.deleteMany({ where: { id: projectId } });
+    });
     this.logger.info({ project: projectId, rows: removed, files: files.length, accounts: ownAccounts.length }, 'deleted project purged');
   }
 }

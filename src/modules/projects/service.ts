@@ -54,7 +54,7 @@ export const disabledStatus = 0;
 const disabledMessage = 'project: is disabled; only its owner can enable it again (PUT /v3/projects/:project_id {"status": 100})';
 
 /** Bus channel telling every node that a project's settings changed, so cached copies drop it. */
-const projectChannel = 'projects.changed';
+const projectChangedChannel = 'projects.changed';
 
 export class ProjectService {
   /** Projects by id: read on most requests (settings, operating hours, widget), rarely written. */
@@ -66,7 +66,7 @@ export class ProjectService {
     cacheMs = 5000,
   ) {
     this.projects = new TtlCache(cacheMs);
-    events.bus.subscribe(projectChannel, (m) => this.projects.delete(String(m.projectId)));
+    events.bus.subscribe(projectChangedChannel, (m) => this.projects.delete(String(m.projectId)));
   }
 
   /** Drops this node's cached copy of a project (a reader that learnt of a change from the event log). */
@@ -78,7 +78,7 @@ export class ProjectService {
   /** Drops a cached project here at once and on the other nodes through the bus. */
   private async changed(projectId: string) {
     this.forget(projectId);
-    await this.events.bus.publish(projectChannel, { projectId });
+    await this.events.bus.publish(projectChangedChannel, { projectId });
   }
 
   /** Creates a project; the caller becomes its owner and it gets its default department. */
@@ -104,12 +104,8 @@ export class ProjectService {
       await emit({ projectId: project.id, name: 'department.create', subject: department.id });
       return project;
     });
-    await this.onJoined?.(principal.userId);
     return created;
   }
-
-  /** Told when the caller became a member (the owner of a new project): their presence there is set at once. */
-  onJoined?: (userId: string) => Promise<void>;
 
   /** The caller's memberships, each with its project. */
   memberships(principal: Principal) {
@@ -181,7 +177,7 @@ export class ProjectService {
   /**
    * Deletes a project for its owner: from this call on it answers 404 to everyone (every node drops
    * its cached copy through the bus), its webhook subscriptions stop, and a `project.delete` event
-   * ends its live subscriptions; the data itself goes in a background job (`purge`).
+   * ends its live subscriptions; the data itself goes by a listener on that event (`purge.ts`).
    */
   async remove(projectId: string) {
     const project = await this.get(projectId);
@@ -195,12 +191,8 @@ export class ProjectService {
       return saved;
     });
     await this.changed(projectId);
-    await this.onDeleted?.(projectId);
     return { ...project, ...removed };
   }
-
-  /** Told once a project is deleted: queues the removal of its data. */
-  onDeleted?: (projectId: string) => Promise<void>;
 
   /** A new secret for the project's custom tokens (256 random bits); the old one stops verifying at once. */
   async rotateJwtSecret(projectId: string): Promise<string> {

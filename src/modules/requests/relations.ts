@@ -6,14 +6,6 @@ import type { TeammateRecord } from '../teammates/service.js';
 // What request fields point to (department, lead, requester, agents): one query for all the
 // requests an operation shows (a page, or the request embedded in a message), once per operation.
 
-type Row = { id: string; v: number } & Record<string, unknown>;
-
-/** A stored row as the REST face shows records: `_id` and `__v`. */
-export function asRecord<T extends Row>(row: T) {
-  const { v, ...rest } = row;
-  return { _id: row.id, ...rest, __v: v };
-}
-
 interface Pending<V> {
   key: string;
   resolve: (value: V | null) => void;

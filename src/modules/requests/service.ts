@@ -5,12 +5,10 @@ import type { Prisma, Request } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog, LoggedEvent } from '../../infra/event-log.js';
 import { EventRecordCache } from '../../realtime/record-cache.js';
-import type { JobQueue } from '../../infra/job-queue.js';
 import type { RoutingDecision, RoutingService } from '../routing/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Actor } from './actor.js';
 import { canSee, scopeFor, readRefusal } from './access.js';
-import { offerWaitingJob } from './jobs.js';
 import { listRequests } from './list.js';
 import { requestTimeline } from './timeline.js';
 import { withChatbotParameters } from '../bots/parameters.js';
@@ -96,8 +94,6 @@ export interface Change {
   loads?: string[];
   /** The agent routing just gave the request to (the round-robin tie-break remembers it). */
   assignedTo?: string;
-  /** Some agent may have capacity again afterwards. */
-  frees?: boolean;
   close?: boolean;
 }
 
@@ -106,7 +102,6 @@ export class RequestService {
     private db: Db,
     private events: EventLog,
     private routing: RoutingService,
-    private queue: JobQueue,
   ) {}
 
   /**
@@ -255,7 +250,7 @@ export class RequestService {
       if (member) await this.assertCanSee(tx, projectId, member, current);
       const change = await work(tx, current);
       // Nothing to do after all (e.g. a waiting request that still has nobody to go to).
-      if (!change) return { request: current, freed: false };
+      if (!change) return current;
       const request = await tx.request.update({ where: { id: current.id }, data: change.data });
       if (change.assignedTo) await this.routing.recordAssignment(tx, projectId, change.assignedTo, request.id);
       if (change.loads?.length) await this.routing.syncLoads(tx, projectId, change.loads);
@@ -265,11 +260,9 @@ export class RequestService {
         subject: request.id,
         payload: { request_id: request.request_id, fields: change.fields, status: request.status, ...changeDetails(current, request, change.fields, by) },
       });
-      return { request, freed: !!change.frees };
+      return request;
     });
-    // Someone's capacity may have freed up: waiting requests get another chance.
-    if (updated.freed) await this.queue.enqueue(offerWaitingJob, { projectId });
-    return updated.request;
+    return updated;
   }
 
   /** A bot (no member) may only merge attributes, in a request it takes part in. */
@@ -319,7 +312,6 @@ export class RequestService {
       data: { status: RequestStatus.CLOSED, closed_at: new Date(), closed_by: userId, transcript },
       fields: ['status', 'closed_at', 'closed_by', 'transcript'],
       loads: current.participatingAgents,
-      frees: current.participatingAgents.length > 0,
       close: true,
     };
   }
@@ -367,7 +359,6 @@ export class RequestService {
       fields: ['status', 'departmentId', 'participants', 'assignment_reason'],
       loads: [...current.participatingAgents, ...(decision.agent ? [decision.agent.userId] : [])],
       assignedTo: decision.agent?.userId,
-      frees: current.participatingAgents.length > 0,
     };
   }
 
@@ -448,7 +439,6 @@ export class RequestService {
       await emit({ projectId, name: 'request.delete', subject: current.id, payload: { request_id: requestId } });
       return current;
     });
-    if (removed.participatingAgents.length) await this.queue.enqueue(offerWaitingJob, { projectId });
     return removed;
   }
 

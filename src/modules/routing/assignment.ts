@@ -149,7 +149,6 @@ export class AssignmentService {
     const agents = humanParticipants(participants);
     const status = participants.length ? RequestStatus.SERVED : current.status === RequestStatus.SERVED ? RequestStatus.UNSERVED : current.status;
     assertMove(current.status, status);
-    const removedAgents = current.participatingAgents.filter((a) => !agents.includes(a));
     return {
       data: {
         participants,
@@ -161,7 +160,6 @@ export class AssignmentService {
       },
       fields: ['participants', 'participatingAgents', 'participatingBots', 'status'],
       loads: [...new Set([...current.participatingAgents, ...agents])],
-      frees: removedAgents.length > 0,
     };
   }
 

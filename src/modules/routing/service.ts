@@ -3,6 +3,7 @@ import { Prisma, type Department } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { ProjectService } from '../projects/service.js';
 import { RequestStatus } from '../requests/states.js';
+import { teamRoles } from '../teammates/roles.js';
 import { orderGroupsByDeficit, parseShares } from './shares.js';
 import { isBotSender } from '../bots/identity.js';
 
@@ -37,8 +38,6 @@ export interface RouteOptions {
   /** The requester never serves their own request. */
   requesterUserId?: string | null;
 }
-
-const servingRoles = ['owner', 'admin', 'agent'];
 
 /** What the widget says when its default department has no message of its own. */
 export const widgetMessageDefaults = {
@@ -186,7 +185,7 @@ export class RoutingService {
       JOIN "User" u ON u."id" = pu."id_user"
       LEFT JOIN "Request" last ON last."id" = pu."last_request_id"
       WHERE pu."id_project" = ${projectId} AND pu."trashed" = false AND pu."status" = 'active'
-        AND pu."user_available" = true AND pu."role" IN (${Prisma.join(servingRoles)})
+        AND pu."user_available" = true AND pu."role" IN (${Prisma.join(teamRoles)})
         AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")
         ${memberFilter} ${excludeFilter}
       ORDER BY pu."id"

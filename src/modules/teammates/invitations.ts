@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { conflict, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
@@ -30,6 +30,16 @@ export interface InviteeAccounts {
 
 const linkDigest = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
+/**
+ * The secret of an invitation's accept link, derived from the server's secret and the invitation's
+ * id and version (a second invitation to the same e-mail is a new version, so a new link): the
+ * e-mail listener (src/modules/email) writes the link from the saved invitation, after the commit,
+ * and only its digest is kept to check the link.
+ */
+export function invitationLinkSecret(key: string, invitation: Pick<Invitation, 'id' | 'v'>) {
+  return createHmac('sha256', key).update(`invitation-link\u0000${invitation.id}\u0000${invitation.v}`).digest('base64url');
+}
+
 const listInput = listingInput(['createdAt', 'updatedAt', 'email'], 'createdAt');
 
 export interface InviteOutcome {
@@ -49,10 +59,9 @@ export class InvitationService {
     private db: Db,
     private events: EventLog,
     private membershipChanged: (projectId: string, userId: string) => Promise<void>,
+    /** Signs the accept links (`invitationLinkSecret`). */
+    private linkKey: string,
   ) {}
-
-  /** Told after each invitation is saved, with the secret of its accept link: e-mails it (src/modules/email). */
-  onInvited?: (invitation: Invitation, secret: string) => Promise<void>;
 
   /**
    * Invites an e-mail (a second invitation to it replaces role and availability). An e-mail that is
@@ -65,9 +74,9 @@ export class InvitationService {
       select: { id: true },
     });
     if (member) throw conflict('email: this user is already a teammate of the project', 'email');
-    // A new link for each invitation (a second one replaces the first's link); only its digest is kept.
-    const secret = randomBytes(32).toString('base64url');
-    const tokenHash = linkDigest(secret);
+    // A new link for each invitation (a second one replaces the first's link); only its digest is
+    // kept. The link's e-mail is sent by a listener on the logged event, whether or not the e-mail
+    // has an account, so the answer's timing tells nothing.
     const invitation = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.invitation.upsert({
         where: { id_project_email: { id_project: projectId, email: data.email } },
@@ -79,15 +88,16 @@ export class InvitationService {
           lastname: data.lastname ?? '',
           user_available: data.user_available,
           createdBy: actor.id_user,
-          tokenHash,
+          tokenHash: '',
         },
-        update: { role: data.role, user_available: data.user_available, tokenHash, v: { increment: 1 } },
+        update: { role: data.role, user_available: data.user_available, v: { increment: 1 } },
       });
+      // Its digest written as it is (a revision of its own would change the version the link is made of).
+      const tokenHash = linkDigest(invitationLinkSecret(this.linkKey, saved));
+      await tx.$executeRaw`UPDATE "Invitation" SET "tokenHash" = ${tokenHash} WHERE "id" = ${saved.id}`;
       await emit({ projectId, name: 'project_user.invite', subject: saved.id, payload: { pending: true } });
-      return saved;
+      return { ...saved, tokenHash };
     });
-    // Sent whether or not the e-mail has an account, so the answer's timing tells nothing.
-    await this.onInvited?.(invitation, secret);
     return {
       success: true,
       pending: true,
@@ -147,12 +157,8 @@ export class InvitationService {
       return saved;
     });
     await this.membershipChanged(teammate.id_project, teammate.id_user);
-    await this.onJoined?.(teammate.id_user);
     return teammate;
   }
-
-  /** Told when an invitee joined: their presence in the project is set at once. */
-  onJoined?: (userId: string) => Promise<void>;
 
   /**
    * An invitee without an account signs up through the e-mailed link: the account gets the

@@ -11,3 +11,6 @@ export function isRole(value: unknown): value is Role {
 export function roleAtLeast(role: string, min: Role): boolean {
   return isRole(role) && rank[role] >= rank[min];
 }
+
+/** The team's roles (agent or above): they serve requests; users and guests are whom they serve. */
+export const teamRoles: readonly Role[] = roles.filter((role) => rank[role] >= rank.agent);

@@ -37,10 +37,12 @@ export class TeammateService {
   constructor(
     private db: Db,
     private events: EventLog,
+    /** Signs invitations' accept links. */
+    invitationKey: string,
     cacheMs = 5000,
   ) {
     this.memberships = new TtlCache(cacheMs);
-    this.invitations = new InvitationService(db, events, (projectId, userId) => this.membershipChanged(projectId, userId));
+    this.invitations = new InvitationService(db, events, (projectId, userId) => this.membershipChanged(projectId, userId), invitationKey);
     events.bus.subscribe(membershipChannel, (m) => this.memberships.delete(`${m.projectId}:${m.userId}`));
   }
 
@@ -129,9 +131,6 @@ export class TeammateService {
     return this.save(projectId, target.id, data);
   }
 
-  /** Told when a teammate may take more requests (available again, or a new max_served_chat): routing offers waiting ones. */
-  onCapacityChange?: (projectId: string) => Promise<void>;
-
   private async save(projectId: string, id: string, data: z.infer<typeof updateInput>) {
     const saved = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.projectUser.update({
@@ -150,7 +149,6 @@ export class TeammateService {
       return saved;
     });
     await this.membershipChanged(projectId, saved.id_user);
-    if (data.user_available === true || data.max_served_chat !== undefined || data.status === 'active') await this.onCapacityChange?.(projectId);
     return saved;
   }
 

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../infra/database.js';
+import { cuid } from '../../infra/ids.js';
 import type { EventBus } from '../../infra/event-bus.js';
 import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
@@ -23,16 +23,6 @@ export const subscriptionsChannel = 'webhooks:subscriptions';
 /** How long this process trusts what it knows of whether a project has subscriptions. */
 const subscribedTtlMs = 10_000;
 const subscribedKept = 10_000;
-
-let idCounter = 0;
-/** A collision-resistant, roughly time-ordered id in the shape of the ids Prisma makes (`c` + 24 base-36 chars). */
-function newId(): string {
-  idCounter = (idCounter + 1) % 1_679_616;
-  const time = Date.now().toString(36).padStart(9, '0').slice(-9);
-  const count = idCounter.toString(36).padStart(4, '0');
-  const random = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).padStart(13, '0').slice(-11);
-  return `c${time}${count}${random}`;
-}
 
 export class WebhookDispatcher implements EventConsumer {
   readonly name = 'webhooks';
@@ -142,7 +132,7 @@ export class WebhookDispatcher implements EventConsumer {
       FROM jsonb_to_recordset(${JSON.stringify(payloadRows)}::jsonb)
         AS x("eventId" text, "name" text, "payload" jsonb, "occurredAt" timestamp(3))
       ON CONFLICT DO NOTHING`;
-    const deliveryRows = events.flatMap((e) => wanted.get(e.id)!.map((subscriptionId) => ({ id: newId(), subscriptionId, eventId: e.id, event: e.name })));
+    const deliveryRows = events.flatMap((e) => wanted.get(e.id)!.map((subscriptionId) => ({ id: cuid(), subscriptionId, eventId: e.id, event: e.name })));
     return tx.$queryRaw<{ id: string; subscriptionId: string }[]>`
       INSERT INTO "WebhookDelivery"
         ("id", "id_project", "subscriptionId", "eventId", "event", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt", "v")
