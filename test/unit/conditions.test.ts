@@ -143,6 +143,13 @@ describe('conditions written as SQL (conditionSql)', () => {
     expect(sql(not(not(isNull(column('departmentId'))))).sql).toBe('r."departmentId" IS NULL');
   });
 
+  it('negates an equality of two SQL operands as NOT COALESCE(… = …, FALSE): both may be NULL, and NULL equals nothing', () => {
+    expect(sql(not(equal(column('requester_id'), column('leadId')))).sql).toBe('NOT COALESCE(r."requester_id" = r."leadId", FALSE)');
+    expect(sql(not(equal(column('requester_id'), param('teammateId'))), { teammateId: Prisma.sql`x."teammate"` }).sql).toBe(
+      'NOT COALESCE(r."requester_id" = x."teammate", FALSE)',
+    );
+  });
+
   it('writes oneOf of a literal list as IN with each value a parameter, its negation as NOT COALESCE(…, FALSE)', () => {
     const preflight = oneOf(column('status'), [RequestStatus.TEMPORARY, RequestStatus.ABANDONED]);
     expect(sql(preflight)).toEqual({ sql: 'r."status" IN (?,?)', values: [50, 150] });
