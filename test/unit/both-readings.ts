@@ -74,8 +74,13 @@ export function idsByHolds(condition: Condition, params: Params): string[] {
 }
 
 /** The ids of the rows a WHERE of the condition's SQL selects (NULL reads as false there, as in a WHERE or a CASE). */
-export async function idsBySql(condition: Condition, params: SqlParams, from: Prisma.Sql = Prisma.empty): Promise<string[]> {
-  const query = Prisma.sql`SELECT r."id" FROM request_rows r ${from} WHERE ${conditionSql(condition, params)} ORDER BY r."id"`;
+export function idsBySql(condition: Condition, params: SqlParams, from: Prisma.Sql = Prisma.empty): Promise<string[]> {
+  return idsWhere(conditionSql(condition, params), from);
+}
+
+/** The ids of the rows a WHERE of SQL on `r` selects. */
+export async function idsWhere(where: Prisma.Sql, from: Prisma.Sql = Prisma.empty): Promise<string[]> {
+  const query = Prisma.sql`SELECT r."id" FROM request_rows r ${from} WHERE ${where} ORDER BY r."id"`;
   const db = await rowsDatabase();
   const { rows: found } = await db.query<{ id: string }>(query.text, query.values);
   return found.map((row) => row.id);
