@@ -7,7 +7,8 @@ import { Prisma, type Request } from '../../generated/prisma/client.js';
 // or SQL expressions (e.g. a column of a batch's input, one statement text for every caller).
 //
 // Both readings are two-valued, as JavaScript is: a NULL column equals nothing, and a negation is
-// pushed down to its comparisons (`IS DISTINCT FROM`) rather than applied to a possible NULL.
+// pushed down to its comparisons (`IS DISTINCT FROM`, `NOT COALESCE(…, FALSE)`) rather than applied
+// to a possible NULL.
 
 type Scalar = string | number | boolean | null;
 type ArrayColumn = { [K in keyof Request]: Request[K] extends unknown[] ? K : never }[keyof Request];
@@ -122,7 +123,11 @@ function fold(condition: Condition, params: SqlParams, negated: boolean): Folded
     const [a, b] = condition.equal.map((o) => term(o, params));
     if ('known' in a && 'known' in b) return (a.known !== null && a.known === b.known) !== negated;
     if (('known' in a && a.known === null) || ('known' in b && b.known === null)) return negated;
-    return negated ? Prisma.sql`${sqlOf(a)} IS DISTINCT FROM ${sqlOf(b)}` : Prisma.sql`${sqlOf(a)} = ${sqlOf(b)}`;
+    if (!negated) return Prisma.sql`${sqlOf(a)} = ${sqlOf(b)}`;
+    // A known side is not NULL here, so IS DISTINCT FROM is true where the other is NULL; two
+    // expressions may both be NULL, which it calls not distinct where `holds` calls them unequal.
+    if ('known' in a || 'known' in b) return Prisma.sql`${sqlOf(a)} IS DISTINCT FROM ${sqlOf(b)}`;
+    return Prisma.sql`NOT COALESCE(${sqlOf(a)} = ${sqlOf(b)}, FALSE)`;
   }
   if ('oneOf' in condition) {
     const [operand, list] = condition.oneOf;
