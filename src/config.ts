@@ -21,6 +21,13 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   FILES_DIR: z.string().optional(),
+  // Object storage shared by every node: s3://bucket or s3://bucket/prefix (AWS S3, MinIO, R2, ...).
+  FILES_URL: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be an s3://bucket or s3://bucket/prefix URL').optional(),
+  S3_ENDPOINT: z.string().url('must be an http:// or https:// URL').optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -169,12 +176,47 @@ const defaultAllowedFileTypes = [
   'video/*',
 ];
 
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix, without a trailing slash ('' for the bucket's root). */
+  prefix: string;
+  endpoint?: string;
+  region: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  forcePathStyle: boolean;
+}
+
+function s3Settings(env: Env): S3Settings | null {
+  if (!env.FILES_URL) {
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (env[name]) throw new ConfigError(`invalid environment variable ${name}: is set but FILES_URL is not (set FILES_URL=s3://bucket/prefix to store files in object storage)`);
+    }
+    return null;
+  }
+  if (env.FILES_DIR) throw new ConfigError('invalid environment variable FILES_DIR: FILES_DIR and FILES_URL name two file stores; set one');
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(`invalid environment variable ${env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together`);
+  }
+  const url = new URL(env.FILES_URL);
+  return {
+    bucket: url.hostname,
+    prefix: decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, ''),
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+    // MinIO and most self-hosted stores answer on one host, the bucket in the path.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+  };
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   port: number;
   host: string;
   dataDir: string;
   filesDir: string;
+  /** Object storage for files; null keeps them in `filesDir`. */
+  filesS3: S3Settings | null;
   databaseUrl?: string;
   /** PostgreSQL connections each node keeps (see `defaultDatabasePoolSize`). */
   databasePoolSize: number;
@@ -474,6 +516,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir,
     filesDir: path.resolve(env.FILES_DIR ?? path.join(dataDir, 'files')),
+    filesS3: s3Settings(env),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(),
     redisUrl: env.REDIS_URL,

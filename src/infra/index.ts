@@ -5,6 +5,7 @@ import { InProcessEventBus, RedisEventBus, type EventBus } from './event-bus.js'
 import { EventConsumers } from './event-consumers.js';
 import { EventLog } from './event-log.js';
 import { FileStore } from './file-store.js';
+import { S3FileStore } from './file-store-s3.js';
 import type { JobQueue } from './job-queue.js';
 import { BullJobQueue } from './job-queue-bullmq.js';
 import { InProcessJobQueue } from './job-queue-in-process.js';
@@ -74,8 +75,15 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   }
 
   const limiters = await Limiters.open(config, logger);
-  const files = new FileStore(config.filesDir);
+  const files = config.filesS3 ? new S3FileStore(config.filesS3) : new FileStore(config.filesDir);
   await files.init();
+  if (config.databaseUrl && !config.filesS3) {
+    // A shared database with node-local files: an upload taken by this node is missing on every other one.
+    logger.warn(
+      { filesDir: config.filesDir },
+      `files are kept in the local folder ${config.filesDir} while the database is shared (DATABASE_URL): other nodes cannot read them; set FILES_URL=s3://bucket/prefix (or share this folder between the nodes)`,
+    );
+  }
   const eventLog = new EventLog(database.prisma, bus, logger);
   const eventConsumers = new EventConsumers(database.prisma, eventLog, bus, config.eventSweepIntervalMs, logger);
   const presence = config.redisUrl
@@ -103,6 +111,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
       await bus.close();
       await limiters.close();
       await database.close();
+      if (files instanceof S3FileStore) files.client.destroy();
     },
   };
 }
