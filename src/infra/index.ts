@@ -5,7 +5,6 @@ import { InProcessEventBus, RedisEventBus, type EventBus } from './event-bus.js'
 import { EventConsumers } from './event-consumers.js';
 import { EventLog } from './event-log.js';
 import { FileStore } from './file-store.js';
-import { S3FileStore } from './file-store-s3.js';
 import type { JobQueue } from './job-queue.js';
 import { BullJobQueue } from './job-queue-bullmq.js';
 import { InProcessJobQueue } from './job-queue-in-process.js';
@@ -75,7 +74,9 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   }
 
   const limiters = await Limiters.open(config, logger);
-  const files = config.filesS3 ? new S3FileStore(config.filesS3) : new FileStore(config.filesDir);
+  // The S3 client is loaded only where FILES_URL asks for it: most starts never need it.
+  const s3Files = config.filesS3 ? new (await import('./file-store-s3.js')).S3FileStore(config.filesS3) : null;
+  const files = s3Files ?? new FileStore(config.filesDir);
   await files.init();
   if (config.databaseUrl && !config.filesS3) {
     // A shared database with node-local files: an upload taken by this node is missing on every other one.
@@ -111,7 +112,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
       await bus.close();
       await limiters.close();
       await database.close();
-      if (files instanceof S3FileStore) files.client.destroy();
+      s3Files?.client.destroy();
     },
   };
 }
