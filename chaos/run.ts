@@ -15,6 +15,7 @@
 //                           'node killed', 'redis frozen', 'pub/sub connections cut'): the end phase's worst case
 //   CHAOS_SETTLE_SECONDS    longest wait, after the faults, for every webhook delivery to be settled (180)
 //   DATABASE_URL            PostgreSQL to create the run's database on (postgres://postgres@127.0.0.1:5432/postgres)
+import '../src/env-file.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';

@@ -21,6 +21,13 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   FILES_DIR: z.string().optional(),
+  // Object storage shared by every node: s3://bucket or s3://bucket/prefix (AWS S3, MinIO, R2, ...).
+  FILES_URL: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be an s3://bucket or s3://bucket/prefix URL').optional(),
+  S3_ENDPOINT: z.string().url('must be an http:// or https:// URL').optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -169,12 +176,47 @@ const defaultAllowedFileTypes = [
   'video/*',
 ];
 
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix, without a trailing slash ('' for the bucket's root). */
+  prefix: string;
+  endpoint?: string;
+  region: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  forcePathStyle: boolean;
+}
+
+function s3Settings(env: Env): S3Settings | null {
+  if (!env.FILES_URL) {
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (env[name]) throw new ConfigError(`invalid environment variable ${name}: is set but FILES_URL is not (set FILES_URL=s3://bucket/prefix to store files in object storage)`);
+    }
+    return null;
+  }
+  if (env.FILES_DIR) throw new ConfigError('invalid environment variable FILES_DIR: FILES_DIR and FILES_URL name two file stores; set one');
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(`invalid environment variable ${env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together`);
+  }
+  const url = new URL(env.FILES_URL);
+  return {
+    bucket: url.hostname,
+    prefix: decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, ''),
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+    // MinIO and most self-hosted stores answer on one host, the bucket in the path.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+  };
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   port: number;
   host: string;
   dataDir: string;
   filesDir: string;
+  /** Object storage for files; null keeps them in `filesDir`. */
+  filesS3: S3Settings | null;
   databaseUrl?: string;
   /** PostgreSQL connections each node keeps (see `defaultDatabasePoolSize`). */
   databasePoolSize: number;
@@ -467,6 +509,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.KB_CHUNK_OVERLAP >= env.KB_CHUNK_SIZE) {
     throw new ConfigError('invalid environment variable KB_CHUNK_OVERLAP: must be smaller than KB_CHUNK_SIZE');
   }
+  if (!env.RUN_WORKERS && !env.REDIS_URL) {
+    throw new ConfigError('invalid environment variable RUN_WORKERS: false needs REDIS_URL (without Redis, jobs run only inside the server process, so no worker would ever take them)');
+  }
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
   return {
     env: env.NODE_ENV,
@@ -474,6 +519,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir,
     filesDir: path.resolve(env.FILES_DIR ?? path.join(dataDir, 'files')),
+    filesS3: s3Settings(env),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(),
     redisUrl: env.REDIS_URL,
@@ -590,3 +636,116 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...overrides,
   };
 }
+
+// What each variable means, for people: `npm run env:example` writes .env.example from this list
+// (a test fails when the file is stale) and a variable without an entry does not compile.
+export interface VariableDoc {
+  /** The default as a person reads it (`3000`, `unset: PGlite`). */
+  default: string;
+  meaning: string;
+}
+export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpEnvSchema>, VariableDoc> = {
+  NODE_ENV: { default: "`development`", meaning: "`production` hides GraphiQL and field suggestions" },
+  PORT: { default: "`3000`", meaning: "HTTP port (GraphQL, graphql-ws, REST)" },
+  HOST: { default: "`0.0.0.0`", meaning: "listen address" },
+  DATA_DIR: { default: "`./data`", meaning: "embedded database, generated JWT secret, files" },
+  FILES_DIR: { default: "`$DATA_DIR/files`", meaning: "file store directory" },
+  FILES_URL: { default: "unset: files in FILES_DIR", meaning: "object storage for files and images shared by every node: `s3://bucket` or `s3://bucket/prefix` (AWS S3, MinIO, R2); set it when running several nodes" },
+  S3_ENDPOINT: { default: "unset: AWS S3", meaning: "endpoint of an S3-compatible store (`http://minio:9000`, `https://<account>.r2.cloudflarestorage.com`)" },
+  S3_REGION: { default: "`us-east-1`", meaning: "region of the bucket (`auto` for R2)" },
+  S3_ACCESS_KEY_ID: { default: "unset: the AWS credential chain", meaning: "access key of the store (set with S3_SECRET_ACCESS_KEY); unset: AWS_* variables, profiles or the instance role" },
+  S3_SECRET_ACCESS_KEY: { default: "unset", meaning: "secret key of the store, with S3_ACCESS_KEY_ID" },
+  S3_FORCE_PATH_STYLE: { default: "`true` with S3_ENDPOINT, else `false`", meaning: "address the bucket in the path (`host/bucket/key`) rather than the host name, as MinIO and most self-hosted stores want" },
+  DATABASE_URL: { default: "unset: PGlite", meaning: "`postgres://` URL: PostgreSQL through node-postgres" },
+  DATABASE_POOL_SIZE: { default: "twice the cores, at least 4", meaning: "PostgreSQL connections per node (plus half as many for the hot list statements)" },
+  REDIS_URL: { default: "unset: in-process", meaning: "`redis://` URL: Redis pub/sub events and BullMQ jobs" },
+  REDIS_PREFIX: { default: "`sp`", meaning: "prefix of every Redis key and channel" },
+  REDIS_COMMAND_TIMEOUT_MS: { default: "`1000`", meaning: "longest an event publish or job enqueue made after a commit waits for Redis before it is held in the process and made later (50 to 60000)" },
+  READY_TIMEOUT_MS: { default: "`1000`", meaning: "`/ready` answers 503 when the database or Redis does not answer within this long (50 to 60000)" },
+  JWT_SECRET: { default: "generated, kept in `$DATA_DIR/jwt-secret`", meaning: "signing secret (32+ characters); set it when running several nodes" },
+  JWT_EXPIRES_IN: { default: "`7d`", meaning: "token lifetime (`3600`, `30m`, `12h`, `7d`), anonymous tokens too" },
+  BCRYPT_ROUNDS: { default: "`10`", meaning: "password hashing cost" },
+  LOG_LEVEL: { default: "`info`", meaning: "pino level" },
+  BODY_LIMIT_BYTES: { default: "`1048576`", meaning: "largest JSON body (413 above)" },
+  WS_MAX_PAYLOAD_BYTES: { default: "`65536`", meaning: "largest websocket frame" },
+  WS_MAX_OPERATIONS_PER_SOCKET: { default: "`100`", meaning: "operations (subscriptions, and queries or mutations still running) open at once on one websocket; more are refused with `TOO_MANY_REQUESTS`" },
+  WS_MAX_OPERATIONS_PER_TOKEN: { default: "`500`", meaning: "operations open at once over all the websockets of one token on one node; more are refused likewise" },
+  REALTIME_REPLAY_MAX_EVENTS: { default: "`10000`", meaning: "how far back (in events of the project) a subscription may resume with `after`" },
+  PRESENCE_TTL: { default: "`30s`", meaning: "how long a teammate stays online without a heartbeat from a live connection (Redis key TTL)" },
+  GRAPHQL_MAX_DEPTH: { default: "`15`", meaning: "deepest data query (each field, inline fragment and fragment spread is a level; introspection does not count)" },
+  GRAPHQL_MAX_ALIASES: { default: "`30`", meaning: "most aliases in one query (graphql-armor)" },
+  GRAPHQL_MAX_COST: { default: "`5000`", meaning: "highest cost of one data query" },
+  SIGNIN_MAX_FAILURES: { default: "`5`", meaning: "failed credential checks in a row for one account from one address before that pair waits" },
+  SIGNIN_LOCK_SECONDS: { default: "`60`", meaning: "the first wait after SIGNIN_MAX_FAILURES, doubled at each further failure" },
+  SIGNIN_MAX_LOCK_SECONDS: { default: "`3600`", meaning: "the longest wait the doubling reaches" },
+  SIGNIN_ADDRESS_MAX_FAILURES: { default: "`100`", meaning: "failures from one address, over all accounts, per window" },
+  SIGNIN_ACCOUNT_MAX_FAILURES: { default: "`50`", meaning: "failures of one account, from all addresses, per window" },
+  SIGNIN_WINDOW_SECONDS: { default: "`86400`", meaning: "how long failures are counted (at most 20 days, as are the lock times)" },
+  RATE_LIMIT_REQUESTS: { default: "`600`", meaning: "requests per window for each token" },
+  RATE_LIMIT_ANONYMOUS_REQUESTS: { default: "`1200`", meaning: "requests per window for each client address, for calls without a verified credential" },
+  RATE_LIMIT_WINDOW_SECONDS: { default: "`60`", meaning: "the rate-limit window" },
+  AUTH_CACHE_MS: { default: "`5000`", meaning: "reuse of account, token and membership lookups; changes invalidate them at once on every node" },
+  PROJECT_CACHE_MS: { default: "`5000`", meaning: "reuse of project records (settings, operating hours, widget); changes invalidate them at once on every node" },
+  RUN_WORKERS: { default: "`true`", meaning: "run job workers inside the server process" },
+  EVENT_SWEEP_INTERVAL: { default: "`2s`", meaning: "how often the consumers of the event log (webhooks, bots, e-mail) look for events past their cursors" },
+  OUTBOUND_ALLOW_PRIVATE: { default: "`false`", meaning: "allow private and loopback targets for webhooks and knowledge-base fetches" },
+  OUTBOUND_ALLOWED_HOSTS: { default: "none", meaning: "comma list of hosts exempt from the address check" },
+  WEBHOOK_TIMEOUT_MS: { default: "`10000`", meaning: "longest wait for a webhook target, per attempt" },
+  WEBHOOK_RETRY_SCHEDULE: { default: "`5s,30s,2m,10m,30m,1h,2h,4h,8h,12h,12h`", meaning: "delays between a failing delivery's attempts" },
+  WEBHOOK_DISABLE_AFTER: { default: "`3d`", meaning: "failing period before a subscription is disabled" },
+  WEBHOOK_MAX_RETRY_AFTER: { default: "`1h`", meaning: "the longest a target's `Retry-After` may delay the next attempt" },
+  WEBHOOK_SWEEP_INTERVAL: { default: "`10s`", meaning: "how often overdue deliveries (their job lost) are looked for" },
+  WEBHOOK_CONCURRENCY: { default: "`64`", meaning: "first attempts in flight per worker process, and as many retries" },
+  WEBHOOK_WORKER_LOCK_MS: { default: "`30000`", meaning: "after this a crashed worker's delivery is taken over" },
+  BOT_SWEEP_INTERVAL: { default: "`10s`", meaning: "how often the bot sweep looks for visitor messages a bot has not answered" },
+  BOT_SWEEP_GRACE: { default: "`30s`", meaning: "a message younger than this is left to the turn that may still be under way" },
+  BOT_SWEEP_WINDOW: { default: "`1h`", meaning: "a message older than this is not answered by the sweep" },
+  FILE_MAX_BYTES: { default: "10 MB", meaning: "largest upload" },
+  FILE_MAX_PIXELS: { default: "50000000", meaning: "largest image (width \u00d7 height) decoded for a thumbnail" },
+  FILE_ALLOWED_TYPES: { default: "images, pdf, text, csv, markdown, json, rtf, Office/OOXML/ODF, zip, `audio/*`, `video/*`", meaning: "comma list of media types (`type/*` allowed)" },
+  KB_CHUNK_SIZE: { default: "`1000`", meaning: "characters in a knowledge-base chunk" },
+  KB_CHUNK_OVERLAP: { default: "`200`", meaning: "characters shared by neighbouring chunks (less than KB_CHUNK_SIZE)" },
+  KB_FETCH_MAX_BYTES: { default: "10 MiB", meaning: "largest fetched or uploaded document" },
+  KB_FETCH_TIMEOUT_MS: { default: "`15000`", meaning: "per document: name resolution, connection, redirects and body" },
+  KB_INDEX_RETRY_DELAY: { default: "`1s`", meaning: "before a failed indexing is tried again, doubled at each retry (3 attempts in all)" },
+  KB_INFLATE_MAX_BYTES: { default: "50 MiB", meaning: "everything decompressed from one document (DOCX parts, PDF streams, content encodings)" },
+  KB_ARCHIVE_MAX_ENTRIES: { default: "`10000`", meaning: "entries a DOCX may have" },
+  KB_EXTRACT_TIMEOUT_MS: { default: "`60000`", meaning: "time to parse one HTML, PDF or DOCX document in its reader process" },
+  KB_EXTRACT_MAX_MEMORY_MB: { default: "`1024`", meaning: "heap of each extraction reader process (at least 128)" },
+  KB_EXTRACT_WORKERS: { default: "`2`", meaning: "documents parsed at once" },
+  KB_SITEMAP_TIMEOUT_MS: { default: "`30000`", meaning: "deadline of a whole `POST /kb/sitemap` call" },
+  KB_SITEMAP_MAX_DOCUMENTS: { default: "`50`", meaning: "sitemap documents one call fetches" },
+  KB_ENCODER: { default: "`local` in embedded mode outside tests, else `off`", meaning: "the built-in sentence encoder: `local` or `off`" },
+  KB_RANKING: { default: "`fusion`", meaning: "ranking when vectors exist: `fusion` (score fusion), `rrf` (reciprocal rank fusion) or `lexical`" },
+  KB_DENSE_WEIGHT: { default: "`0.3`", meaning: "weight of the vector score in `fusion` ranking (the lexical score has the rest)" },
+  KB_MIN_COVERAGE: { default: "`0.3` (unknown words count twice)", meaning: "abstention floor: share of the question's meaningful words the best chunk must hold" },
+  KB_MIN_SIMILARITY: { default: "`0.55` (local encoder), `0.2` (endpoint)", meaning: "abstention floor: vector similarity the best chunk must reach" },
+  KB_LARGE_NAMESPACE: { default: "`20000`", meaning: "chunks from which a knowledge base counts as large (document frequencies kept in the process, candidates from a question's rarest stems)" },
+  KB_CANDIDATE_BUDGET: { default: "`1000`", meaning: "chunks the candidates of a large knowledge base may number (or 1% of it)" },
+  LLM_BASE_URL: { default: "unset: extractive answers; the OpenAI endpoint with LLM_API_KEY alone", meaning: "OpenAI-compatible chat endpoint for knowledge-base answers" },
+  LLM_API_KEY: { default: "unset", meaning: "API key of the chat endpoint" },
+  LLM_MODEL: { default: "`gpt-4o-mini`", meaning: "chat model" },
+  LLM_TIMEOUT_MS: { default: "`60000`", meaning: "longest wait for the chat endpoint" },
+  EMBEDDINGS_BASE_URL: { default: "unset: the local encoder", meaning: "OpenAI-compatible embeddings endpoint; replaces the local encoder" },
+  EMBEDDINGS_API_KEY: { default: "unset", meaning: "API key of the embeddings endpoint" },
+  EMBEDDINGS_MODEL: { default: "`text-embedding-3-small`", meaning: "embeddings model" },
+  EMBEDDINGS_DIMENSIONS: { default: "unset: the model's own", meaning: "dimensions asked of the embeddings model" },
+  GRAPHIQL: { default: "on outside production", meaning: "force GraphiQL on or off" },
+  GRAPHQL_INTROSPECTION: { default: "`public`; `authenticated` in production", meaning: "who may introspect the schema: `public`, `authenticated` or `off`" },
+  SMTP_URL: { default: "unset: `.eml` files in `$DATA_DIR/outbox`", meaning: "`smtp://user:pass@host:587` or `smtps://\u2026`: send e-mail through this server" },
+  MAIL_FROM: { default: "`Support platform <no-reply@localhost>`", meaning: "sender of every e-mail" },
+  PUBLIC_URL: { default: "`http://localhost:$PORT`", meaning: "address that links in e-mails start with (the load balancer's, in a cluster)" },
+  PASSWORD_RESET_TTL: { default: "`1h`", meaning: "lifetime of a password-reset link" },
+  EMAIL_VERIFICATION_TTL: { default: "`2d`", meaning: "lifetime of an e-mail verification link" },
+  EMAIL_ATTEMPTS: { default: "`6`", meaning: "tries of an e-mail on temporary failures, with backoff" },
+  EMAIL_INTERNAL_SEND_LIMIT: { default: "`100`", meaning: "internal e-mails a project may send per window (429 beyond)" },
+  EMAIL_INTERNAL_SEND_WINDOW_SECONDS: { default: "`3600`", meaning: "the internal e-mail window" },
+  CORS_ORIGINS: { default: "`*`", meaning: "origins allowed to call the API from a browser (comma list); `*` never allows browser credentials" },
+  CORS_MAX_AGE_SECONDS: { default: "`600`", meaning: "how long browsers cache a preflight" },
+  SHUTDOWN_DELAY_MS: { default: "`0`", meaning: "how long a stopping node keeps serving after `/ready` turns 503" },
+  SHUTDOWN_TIMEOUT_MS: { default: "`10000`", meaning: "deadline for requests in flight once the node stops accepting" },
+  HTTP_HEADERS_TIMEOUT_MS: { default: "`10000`", meaning: "a request's headers must arrive within this long, or its connection is closed with 408 (slow clients, slowloris)" },
+  HTTP_REQUEST_TIMEOUT_MS: { default: "`120000`", meaning: "a whole request, body included, must arrive within this long, or its connection is closed with 408 (uploads over slow links need it long enough)" },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: { default: "`256`", meaning: "connections one client address may hold open at once (websockets included); more are closed as they open. `0`: no cap, for a node behind a reverse proxy, where every connection comes from the proxy (set the proxy's own limits)" },
+  TRUST_PROXY: { default: "off", meaning: "whose `X-Forwarded-For` names the client (throttles, rate limits, geo lookup): `false`, `true`, a number of hops, or proxy addresses and ranges (see Client addresses behind proxies)" },
+};

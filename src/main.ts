@@ -1,4 +1,6 @@
+import './env-file.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DatabaseHeldError } from './infra/database.js';
 import { MigrationError } from './infra/migrate.js';
 import { startServer } from './server.js';
 import { warmWebBundles } from './web/serve.js';
@@ -32,7 +34,7 @@ try {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof MigrationError) {
+  if (error instanceof ConfigError || error instanceof MigrationError || error instanceof DatabaseHeldError) {
     console.error(`cannot start: ${error.message}`);
     process.exit(1);
   }

@@ -1,14 +1,17 @@
 // Runs the background workers alone, without the HTTP server: `npm run workers`.
 // Needs REDIS_URL (BullMQ); embedded mode runs jobs inside the server process.
+import '../src/env-file.js';
 import { loadConfig } from '../src/config.js';
 import { createInfrastructure } from '../src/infra/index.js';
 import { schema } from '../src/graphql/schema.js';
 import { createServices } from '../src/services.js';
 import { registerJobs } from './jobs.js';
+import { workerSettingsProblem } from './settings.js';
 
 const config = loadConfig();
-if (!config.redisUrl) {
-  console.error('cannot start workers: REDIS_URL is not set (embedded mode runs jobs inside `npm start`)');
+const refusal = workerSettingsProblem(config);
+if (refusal) {
+  console.error(`cannot start workers: ${refusal}`);
   process.exit(1);
 }
 const infra = await createInfrastructure(config);

@@ -1,12 +1,13 @@
 // Database commands: `migrate` applies prisma/migrations; `diff <name>` writes a new
 // migration with the SQL that takes the migrations folder to prisma/schema.prisma.
+import '../env-file.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { loadConfig } from '../config.js';
-import { openDatabase } from '../infra/database.js';
+import { DatabaseHeldError, openDatabase } from '../infra/database.js';
 import { createLogger } from '../infra/logger.js';
 import { migrationsDir, pendingSchemaDiff } from '../infra/migrate.js';
 
@@ -15,7 +16,14 @@ const [command, name] = process.argv.slice(2);
 if (command === 'migrate') {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, pgliteDir: path.join(config.dataDir, 'db'), logger });
+  let db;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, pgliteDir: path.join(config.dataDir, 'db'), logger });
+  } catch (error) {
+    if (!(error instanceof DatabaseHeldError)) throw error;
+    console.error(`cannot migrate: ${error.message}`);
+    process.exit(1);
+  }
   await db.close();
   logger.info('database is up to date');
 } else if (command === 'diff') {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -302,6 +302,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (dir !== 'memory://') mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
     const inMemory = dir === 'memory://';
     const isNew = inMemory || !existsSync(path.join(dir, 'PG_VERSION'));
+    const release = inMemory ? () => {} : holdEmbeddedDirectory(dir);
     spares = inMemory ? spareInMemory : undefined;
     const pglite =
       (spares && (await takeSpareInMemory(spares))) ||
@@ -316,6 +317,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // Kept only while recycling is still on (startEmbeddedDatabasesFrom may have turned it off).
       if (spares && spares === spareInMemory) spares.push(pglite);
       else await pglite.close();
+      release();
     };
   }
 
@@ -355,6 +357,45 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       return closing;
     },
   };
+}
+
+/** Another process holds the embedded database directory (a running server, workers, db:migrate). */
+export class DatabaseHeldError extends Error {}
+
+/**
+ * One process at a time opens an embedded database directory: PGlite has no server to share it,
+ * and a second opener (a `db:migrate` while the server runs, a second `npm start`) would work on a
+ * copy that the first overwrites. `<dir>.pid` names the holder; a pid that no longer runs is stale.
+ */
+function holdEmbeddedDirectory(dir: string): () => void {
+  const lock = `${path.resolve(dir)}.pid`;
+  let holder = NaN;
+  try {
+    holder = Number(readFileSync(lock, 'utf8').trim());
+  } catch {
+    // No holder.
+  }
+  if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processRuns(holder)) {
+    throw new DatabaseHeldError(`the embedded database ${dir} is held by process ${holder} (a running server?): stop it first, or use DATABASE_URL to share a PostgreSQL database`);
+  }
+  writeFileSync(lock, String(process.pid));
+  return () => {
+    try {
+      if (Number(readFileSync(lock, 'utf8').trim()) === process.pid) rmSync(lock, { force: true });
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+function processRuns(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** pgvector is optional: without it retrieval stays lexical. Logged once, at start. */

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { badInput } from '../errors.js';
 
 // Files live in one directory; a stored path is always relative to it and can never escape it.
@@ -42,7 +43,7 @@ export class FileStore {
     }
   }
 
-  read(relative: string) {
+  read(relative: string): Readable {
     return createReadStream(this.resolve(relative));
   }
 

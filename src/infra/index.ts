@@ -74,8 +74,17 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   }
 
   const limiters = await Limiters.open(config, logger);
-  const files = new FileStore(config.filesDir);
+  // The S3 client is loaded only where FILES_URL asks for it: most starts never need it.
+  const s3Files = config.filesS3 ? new (await import('./file-store-s3.js')).S3FileStore(config.filesS3) : null;
+  const files = s3Files ?? new FileStore(config.filesDir);
   await files.init();
+  if (config.databaseUrl && !config.filesS3) {
+    // A shared database with node-local files: an upload taken by this node is missing on every other one.
+    logger.warn(
+      { filesDir: config.filesDir },
+      `files are kept in the local folder ${config.filesDir} while the database is shared (DATABASE_URL): other nodes cannot read them; set FILES_URL=s3://bucket/prefix (or share this folder between the nodes)`,
+    );
+  }
   const eventLog = new EventLog(database.prisma, bus, logger);
   const eventConsumers = new EventConsumers(database.prisma, eventLog, bus, config.eventSweepIntervalMs, logger);
   const presence = config.redisUrl
@@ -103,6 +112,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
       await bus.close();
       await limiters.close();
       await database.close();
+      s3Files?.client.destroy();
     },
   };
 }
