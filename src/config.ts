@@ -26,6 +26,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().default('sp'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
@@ -178,6 +179,12 @@ export interface Config {
   databaseUrl?: string;
   /** PostgreSQL connections each node keeps (see `defaultDatabasePoolSize`). */
   databasePoolSize: number;
+  /**
+   * Longest a statement waits for a PostgreSQL connection (a new one to open, or one of the pool's
+   * to come free) before its request answers 503: a database that hangs or is restarting does not
+   * hold requests forever (DATABASE_CONNECT_TIMEOUT_MS, 5000).
+   */
+  databaseConnectTimeoutMs: number;
   redisUrl?: string;
   redisPrefix: string;
   /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
@@ -476,6 +483,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     filesDir: path.resolve(env.FILES_DIR ?? path.join(dataDir, 'files')),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(),
+    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,

@@ -191,6 +191,8 @@ export interface DatabaseOptions {
    * for the hot list statements only, has half as many (at least 2).
    */
   poolSize: number;
+  /** Longest a statement waits for a connection (see Config.databaseConnectTimeoutMs); none when unset. */
+  connectTimeoutMs?: number;
   /** Directory for the embedded database; `memory://` keeps it in memory. */
   pgliteDir: string;
   logger: Logger;
@@ -294,12 +296,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let spares: PGlite[] | undefined;
   if (options.databaseUrl) {
     kind = 'postgres';
-    pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize }), options.logger);
+    pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize, connectionTimeoutMillis: options.connectTimeoutMs }), options.logger);
     plannedOnce = trackConnections(
       new pg.Pool({
         connectionString: options.databaseUrl,
         max: Math.max(2, Math.ceil(options.poolSize / 2)),
         options: plannedOnceOptions,
+        connectionTimeoutMillis: options.connectTimeoutMs,
       }),
       options.logger,
     );

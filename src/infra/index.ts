@@ -42,6 +42,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
     pgliteDir: options.inMemory ? 'memory://' : path.join(config.dataDir, 'db'),
     logger,
   });
