@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import type { App } from '../app.js';
 import { clientAddress, trustProxies } from '../http/client-address.js';
 import { rateLimited } from '../http/rate-limit.js';
-import { AppError } from '../errors.js';
+import { AppError, asClientError } from '../errors.js';
 import { at, tokenExpiry } from './token-expiry.js';
 
 // graphql-ws on the GraphQL path. Operations run through yoga's enveloped pipeline, so they get
@@ -91,6 +91,9 @@ export function attachWebSocket(server: Server, app: App, { maxPayload, maxOpera
   /** What the client may read of an error: ours and GraphQL's own as they are, anything else masked. */
   const clientError = (error: unknown): GraphQLError => {
     if (error instanceof GraphQLError) return error;
+    // A database outage: SERVICE_UNAVAILABLE, which the client may retry.
+    const shown = asClientError(error);
+    if (shown instanceof GraphQLError) return shown;
     logger.error({ err: error }, 'unexpected error in a websocket operation');
     return new GraphQLError('Unexpected error.');
   };
