@@ -58,6 +58,7 @@ const envSchema = z.object({
   RATE_LIMIT_ANONYMOUS_REQUESTS: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_WINDOW_SECONDS: counterSeconds.default(60),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
   // How often the event consumers (webhooks, bots, e-mail) look for events past their cursors.
@@ -212,6 +213,12 @@ export interface Config {
    * further failure up to `maxLockSeconds`. One address over all accounts, and one account from
    * addresses it never signed in from: `addressMaxFailures` / `accountMaxFailures` per window.
    */
+  /**
+   * Seconds a custom token's `nbf` may lie ahead of this server's clock, and its `exp` behind it,
+   * and still be taken (CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS, 30): a site's clock a few seconds
+   * off must not break its users' sign-in.
+   */
+  customTokenClockToleranceSeconds: number;
   signinThrottle: {
     maxFailures: number;
     lockSeconds: number;
@@ -519,6 +526,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
     },
     authCacheMs: env.AUTH_CACHE_MS,
+    customTokenClockToleranceSeconds: env.CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS,
     projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
     eventSweepIntervalMs: Math.max(50, durationToMs(env.EVENT_SWEEP_INTERVAL)),
