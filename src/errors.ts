@@ -17,6 +17,7 @@ export const errorStatus = {
   UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
