@@ -457,7 +457,10 @@ const posting = Array.from({ length: posterCount }, (_, k) => poster(k));
 while (Date.now() - started < seconds * 1000) {
   await sleep(1500 + Math.random() * 3000);
   // Not a second node while one restarts: clients always have a node to go to.
-  const name = pick(Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting)));
+  const allowed = Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting));
+  // Each kind of fault at least once before any is made twice (a short run would otherwise miss some).
+  const unmade = allowed.filter((action) => !faults[action]);
+  const name = pick(unmade.length ? unmade : allowed);
   faults[name] = (faults[name] ?? 0) + 1;
   log(`${name} (${posts.answered} posts so far)`);
   await actions[name]().catch((error: Error) => log(`${name} failed: ${error.message}`));
