@@ -7,19 +7,25 @@
 // time to converge, and the run is checked against the database: each subscriber must have every
 // message of its request once and in order, the receiver every message once (under one
 // webhook-id), and no idempotent post may be stored twice. Prints a table; exits 1 on any loss.
+// PostgreSQL is faulted too, never the server itself (it may be shared): the nodes and workers reach
+// the run's database through a TCP proxy of this run, which resets every connection and refuses new
+// ones for a moment (what a restart or a failover looks like to a client) or stops forwarding (a
+// hang); and every backend of the run's database is terminated (pg_terminate_backend, filtered by
+// the database's name). A node or worker that exits without being killed by the run fails it.
 //
 //   CHAOS_SECONDS (60)      how long the chaos lasts
 //   CHAOS_POSTERS (16)      clients posting at once
 //   CHAOS_REQUESTS (20)     conversations posted to, each followed by one subscriber per node
 //   CHAOS_LAST_FAULT        a fault made once more just as the faults stop ('redis killed', 'worker killed',
-//                           'node killed', 'redis frozen', 'pub/sub connections cut'): the end phase's worst case
+//                           'node killed', 'redis frozen', 'pub/sub connections cut', 'postgres backends terminated',
+//                           'postgres restarted', 'postgres hung'): the end phase's worst case
 //   CHAOS_SETTLE_SECONDS    longest wait, after the faults, for every webhook delivery to be settled (180)
 //   DATABASE_URL            PostgreSQL to create the run's database on (postgres://postgres@127.0.0.1:5432/postgres)
 import '../src/env-file.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,6 +60,9 @@ async function freePort(): Promise<number> {
 class Member {
   child: ChildProcess | null = null;
   starts = 0;
+  /** Exits the run did not cause (a crash): each fails the run. */
+  unexpectedExits: string[] = [];
+  private killing = false;
   constructor(
     readonly name: string,
     private command: string,
@@ -68,6 +77,9 @@ class Member {
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     this.child = child;
+    child.once('exit', (code, signal) => {
+      if (!this.killing && !shuttingDown) this.unexpectedExits.push(`${new Date().toISOString().slice(11, 19)} code ${code} signal ${signal}`);
+    });
     return child;
   }
 
@@ -79,9 +91,65 @@ class Member {
     const child = this.child;
     if (!child || !this.running) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    this.killing = true;
     child.kill(signal);
     await exited;
+    this.killing = false;
   }
+}
+
+/** Set once the run tears its processes down: their exits are expected. */
+let shuttingDown = false;
+
+/**
+ * A TCP proxy in front of PostgreSQL, through which the nodes and workers reach the run's
+ * database: `down()` resets every connection and refuses new ones until `up()`, as a restart does;
+ * `hang()` stops forwarding (connections stay open) until `resume()`.
+ */
+async function postgresProxy(target: { host: string; port: number }) {
+  const pairs = new Set<[Socket, Socket]>();
+  let refusing = false;
+  let hanging = false;
+  const held: Array<() => void> = [];
+  const server = createServer((client) => {
+    if (refusing) return client.resetAndDestroy();
+    const upstream = createConnection(target);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    const forward = (from: Socket, to: Socket) =>
+      from.on('data', (chunk: Buffer) => (hanging ? held.push(() => to.write(chunk)) : to.write(chunk)));
+    forward(client, upstream);
+    forward(upstream, client);
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    down() {
+      refusing = true;
+      for (const [client, upstream] of pairs) {
+        client.resetAndDestroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+    },
+    up: () => (refusing = false),
+    hang: () => (hanging = true),
+    resume() {
+      hanging = false;
+      for (const write of held.splice(0)) write();
+    },
+    close() {
+      this.down();
+      server.close();
+    },
+  };
 }
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000) {
@@ -100,6 +168,10 @@ const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 await admin.query(`CREATE DATABASE "${databaseName}"`);
 const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString();
+const adminAddress = new URL(adminUrl);
+const pgProxy = await postgresProxy({ host: adminAddress.hostname, port: Number(adminAddress.port || 5432) });
+/** What the nodes and workers use: the run's database through the proxy. */
+const proxiedDatabaseUrl = Object.assign(new URL(databaseUrl), { port: String(pgProxy.port) }).toString();
 const redisPort = await freePort();
 const redis = new Member('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env);
 const ports = [await freePort(), await freePort()];
@@ -107,7 +179,7 @@ const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   ...process.env,
   NODE_ENV: 'production',
   LOG_LEVEL: 'warn',
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: proxiedDatabaseUrl,
   REDIS_URL: `redis://127.0.0.1:${redisPort}`,
   REDIS_PREFIX: 'chaos',
   JWT_SECRET: 'chaos-secret-chaos-secret-chaos-secret-01',
@@ -139,6 +211,7 @@ for (const failure of ['uncaughtException', 'unhandledRejection'] as const) {
   });
 }
 async function dropDatabase() {
+  shuttingDown = true;
   for (const member of [redis, ...nodes, ...workers]) if (member.running) member.child!.kill('SIGKILL');
   await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => {});
 }
@@ -358,6 +431,19 @@ const actions: Record<string, () => Promise<void>> = {
     await sleep(1000 + Math.random() * 2000);
     redis.child?.kill('SIGCONT');
   },
+  'postgres backends terminated': async () => {
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+  },
+  'postgres restarted': async () => {
+    pgProxy.down();
+    await sleep(1000 + Math.random() * 2000);
+    pgProxy.up();
+  },
+  'postgres hung': async () => {
+    pgProxy.hang();
+    await sleep(1000 + Math.random() * 3000);
+    pgProxy.resume();
+  },
   'pub/sub connections cut': async () => {
     const control = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 1 });
     control.on('error', () => {});
@@ -372,7 +458,10 @@ const posting = Array.from({ length: posterCount }, (_, k) => poster(k));
 while (Date.now() - started < seconds * 1000) {
   await sleep(1500 + Math.random() * 3000);
   // Not a second node while one restarts: clients always have a node to go to.
-  const name = pick(Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting)));
+  const allowed = Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting));
+  // Each kind of fault at least once before any is made twice (a short run would otherwise miss some).
+  const unmade = allowed.filter((action) => !faults[action]);
+  const name = pick(unmade.length ? unmade : allowed);
   faults[name] = (faults[name] ?? 0) + 1;
   log(`${name} (${posts.answered} posts so far)`);
   await actions[name]().catch((error: Error) => log(`${name} failed: ${error.message}`));
@@ -390,6 +479,8 @@ if (lastFault) {
 log('chaos over: waiting for posts in flight, then for subscribers and webhooks to catch up');
 await nodeRestarting;
 if (!redis.running) await startRedis();
+pgProxy.up();
+pgProxy.resume();
 redis.child?.kill('SIGCONT');
 for (const [i, n] of nodes.entries()) if (!n.running) await startNode(i);
 for (const w of workers) if (!w.running) w.start();
@@ -496,6 +587,7 @@ const result = {
   's from the last post to every delivery settled (or the deadline)': Math.round(settleMs / 1000),
   'webhook deliveries duplicated under another id': [...deliveredUnder.values()].filter((ids) => ids.size > 1).length,
   'webhook signature failures': received.signatureFailures,
+  'nodes and workers exited (not killed by the run)': [...nodes, ...workers].reduce((sum, m) => sum + m.unexpectedExits.length, 0),
 };
 console.log(`\n## Chaos: ${seconds} s, faults: ${Object.entries(faults).map(([name, n]) => `${name} ${n}`).join(', ')}`);
 console.table(Object.entries(result).map(([measure, value]) => ({ measure, value })));
@@ -507,7 +599,8 @@ const failed =
     result['events out of order'] +
     result['webhook deliveries lost'] +
     result['webhook deliveries duplicated under another id'] +
-    result['webhook signature failures'] >
+    result['webhook signature failures'] +
+    result['nodes and workers exited (not killed by the run)'] >
   0;
 if (lostDeliveries.length) {
   // Each lost delivery as the database and the receiver saw it, and its job in Redis: diagnosable from CI's output.
@@ -529,11 +622,13 @@ if (lostDeliveries.length) {
   if (lostDeliveries.length > 20) console.log(`- and ${lostDeliveries.length - 20} more`);
   await deliverQueue.close().catch(() => {});
 }
+for (const member of [...nodes, ...workers]) for (const exit of member.unexpectedExits) console.log(`${member.name} exited unasked at ${exit} (its log: ${path.join(logDir, `${member.name}.log`)})`);
 console.log(failed ? `FAILED (logs in ${logDir})` : 'PASSED: nothing lost, duplicated or out of order');
 
 // --- teardown ------------------------------------------------------------------------------------
 
 followingOver = true;
+shuttingDown = true;
 await Promise.all([...nodes, ...workers].map((m) => m.kill('SIGTERM')));
 await redis.kill();
 await db.end();
@@ -541,6 +636,7 @@ await db.end();
 if (failed) console.log(`database kept for inspection: ${databaseUrl} (DROP DATABASE "${databaseName}" when done)`);
 else await dropDatabase();
 await admin.end();
+pgProxy.close();
 receiver.close();
 await Promise.race([Promise.all(following), sleep(5000)]);
 process.exit(failed ? 1 : 0);

@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import { buildContext, type Context } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, asClientError } from './errors.js';
 import { schema, restOptions } from './graphql/schema.js';
 import type { Infrastructure } from './infra/index.js';
 import { createRestApi } from './rest/plugin.js';
@@ -94,7 +94,9 @@ export function buildApp(infra: Infrastructure): App {
     logging: false,
     maskedErrors: {
       maskError(error, message) {
-        const original = (error as { originalError?: unknown }).originalError ?? error;
+        const caught = (error as { originalError?: unknown }).originalError ?? error;
+        // A database outage met by a resolver is a 503 (SERVICE_UNAVAILABLE, Retry-After), not an unexpected error.
+        const original = asClientError(caught);
         if (original instanceof GraphQLError && !(error as GraphQLError).originalError) return error as GraphQLError;
         // Keep where it failed (path, locations): in a partial result the client needs the field.
         if (original instanceof AppError) {

@@ -33,6 +33,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().default('sp'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
@@ -64,6 +65,7 @@ const envSchema = z.object({
   RATE_LIMIT_ANONYMOUS_REQUESTS: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_WINDOW_SECONDS: counterSeconds.default(60),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
   // How often the event consumers (webhooks, bots, e-mail) look for events past their cursors.
@@ -220,6 +222,12 @@ export interface Config {
   databaseUrl?: string;
   /** PostgreSQL connections each node keeps (see `defaultDatabasePoolSize`). */
   databasePoolSize: number;
+  /**
+   * Longest a statement waits for a PostgreSQL connection (a new one to open, or one of the pool's
+   * to come free) before its request answers 503: a database that hangs or is restarting does not
+   * hold requests forever (DATABASE_CONNECT_TIMEOUT_MS, 5000).
+   */
+  databaseConnectTimeoutMs: number;
   redisUrl?: string;
   redisPrefix: string;
   /** Longest a publish or job enqueue made after a commit waits for Redis before it is held for later. */
@@ -247,6 +255,12 @@ export interface Config {
    * further failure up to `maxLockSeconds`. One address over all accounts, and one account from
    * addresses it never signed in from: `addressMaxFailures` / `accountMaxFailures` per window.
    */
+  /**
+   * Seconds a custom token's `nbf` may lie ahead of this server's clock, and its `exp` behind it,
+   * and still be taken (CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS, 30): a site's clock a few seconds
+   * off must not break its users' sign-in.
+   */
+  customTokenClockToleranceSeconds: number;
   signinThrottle: {
     maxFailures: number;
     lockSeconds: number;
@@ -522,6 +536,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     filesS3: s3Settings(env),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(),
+    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
@@ -557,6 +572,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
     },
     authCacheMs: env.AUTH_CACHE_MS,
+    customTokenClockToleranceSeconds: env.CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS,
     projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
     eventSweepIntervalMs: Math.max(50, durationToMs(env.EVENT_SWEEP_INTERVAL)),
@@ -658,11 +674,13 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   S3_FORCE_PATH_STYLE: { default: "`true` with S3_ENDPOINT, else `false`", meaning: "address the bucket in the path (`host/bucket/key`) rather than the host name, as MinIO and most self-hosted stores want" },
   DATABASE_URL: { default: "unset: PGlite", meaning: "`postgres://` URL: PostgreSQL through node-postgres" },
   DATABASE_POOL_SIZE: { default: "twice the cores, at least 4", meaning: "PostgreSQL connections per node (plus half as many for the hot list statements)" },
+  DATABASE_CONNECT_TIMEOUT_MS: { default: "5000", meaning: "longest a request waits for a PostgreSQL connection; past it the request answers 503 with Retry-After" },
   REDIS_URL: { default: "unset: in-process", meaning: "`redis://` URL: Redis pub/sub events and BullMQ jobs" },
   REDIS_PREFIX: { default: "`sp`", meaning: "prefix of every Redis key and channel" },
   REDIS_COMMAND_TIMEOUT_MS: { default: "`1000`", meaning: "longest an event publish or job enqueue made after a commit waits for Redis before it is held in the process and made later (50 to 60000)" },
   READY_TIMEOUT_MS: { default: "`1000`", meaning: "`/ready` answers 503 when the database or Redis does not answer within this long (50 to 60000)" },
   JWT_SECRET: { default: "generated, kept in `$DATA_DIR/jwt-secret`", meaning: "signing secret (32+ characters); set it when running several nodes" },
+  CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS: { default: "30", meaning: "leeway on a custom token's `nbf` and `exp`, for sites whose clocks drift" },
   JWT_EXPIRES_IN: { default: "`7d`", meaning: "token lifetime (`3600`, `30m`, `12h`, `7d`), anonymous tokens too" },
   BCRYPT_ROUNDS: { default: "`10`", meaning: "password hashing cost" },
   LOG_LEVEL: { default: "`info`", meaning: "pino level" },

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ZodError } from 'zod';
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from './infra/database-unavailable.js';
 import { currentRequestId } from './infra/request-scope.js';
 
 // One error family for GraphQL and REST: a stable code, a message naming the field,
@@ -16,6 +17,7 @@ export const errorStatus = {
   UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -43,6 +45,18 @@ export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not
 export const conflict = (message: string, field?: string) => new AppError('CONFLICT', message, { field });
 export const forbidden = (message = 'your role in this project does not allow this operation') =>
   new AppError('FORBIDDEN', message);
+/**
+ * The database could not be reached, or dropped the connection a statement ran on (see
+ * isDatabaseUnavailable): a moment's outage, answered 503 with Retry-After rather than 500.
+ */
+export const databaseUnavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'the database is unavailable for a moment; retry this request (with the same Idempotency-Key, to be sure it runs once)', {
+    headers: { 'Retry-After': String(databaseRetryAfterSeconds) },
+  });
+
+/** The error a client is shown for `error`: a database outage becomes `databaseUnavailable()`, anything else stays as it is. */
+export const asClientError = (error: unknown) => (!(error instanceof AppError) && isDatabaseUnavailable(error) ? databaseUnavailable() : error);
+
 export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);
 
 /** Parses input with a zod schema; the first problem becomes a 400 naming its field. */
@@ -73,7 +87,7 @@ export interface ErrorBody {
 
 /** Maps any GraphQL error to the REST body and status (GraphQL input errors become 400). */
 export function toErrorBody(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
-  const answer = errorBodyOf(error);
+  const answer = errorBodyOf(asClientError(error));
   const requestId = currentRequestId();
   if (requestId !== undefined) answer.body.request_id = requestId;
   return answer;

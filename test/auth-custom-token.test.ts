@@ -180,7 +180,8 @@ describe('POST /v3/auth/signinWithCustomToken', () => {
   });
 
   it('answers 401 for an expired token', async () => {
-    const res = await signIn(customToken(secret, { ...externalUser(), exp: Math.floor(Date.now() / 1000) - 10 }));
+    // Past the clock-skew tolerance (30 s by default).
+    const res = await signIn(customToken(secret, { ...externalUser(), exp: Math.floor(Date.now() / 1000) - 120 }));
     expect(res.status).toBe(401);
     expect(res.body.message).toMatch(/expired/);
   });
@@ -284,5 +285,33 @@ describe('throttling', () => {
     const res = await throttled.post('/v3/auth/signinWithCustomToken', { token: signed(key) });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('custom tokens from a site whose clock is a few seconds off', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('signs in with a token whose nbf is 3 s ahead of the server, and one whose exp passed 5 s ago', async () => {
+    const early = await signIn(customToken(secret, { ...externalUser(), nbf: now() + 3 }));
+    expect(early.status).toBe(200);
+    const late = await signIn(customToken(secret, { ...externalUser(), exp: now() - 5 }));
+    expect(late.status).toBe(200);
+  });
+
+  it('answers a token not valid yet past the tolerance with 401 saying so, not that its signature is wrong', async () => {
+    const res = await signIn(customToken(secret, { ...externalUser(), nbf: now() + 120 }));
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/not valid yet.*nbf/) });
+    expect(res.body.message).not.toMatch(/not signed/);
+  });
+
+  it('does not count correctly signed tokens outside their validity as failed credentials: the address is not locked out', async () => {
+    for (let i = 0; i < 8; i++) {
+      const res = await signIn(customToken(secret, { ...externalUser(), nbf: now() + 600 }));
+      expect(res.status).toBe(401);
+      const expired = await signIn(customToken(secret, { ...externalUser(), exp: now() - 600 }));
+      expect(expired.status).toBe(401);
+    }
+    expect((await signIn(customToken(secret))).status).toBe(200);
   });
 });

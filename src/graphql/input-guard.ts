@@ -101,13 +101,18 @@ export function documentNesting(source: string, limit = maxDocumentNesting): num
     const c = source.charCodeAt(i);
     if (c === 0x7b || c === 0x5b || c === 0x28) {
       if (++depth > deepest && (deepest = depth) > limit) return deepest;
-    } else if (c === 0x7d || c === 0x5d || c === 0x29) depth--;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29) {
+      // Never below the top level: closing brackets the parser would refuse must not pay for openings after them.
+      if (depth > 0) depth--;
+    }
     else if (c === 0x23) {
       // A comment, to the end of its line.
       while (i < source.length && source.charCodeAt(i) !== 0x0a && source.charCodeAt(i) !== 0x0d) i++;
     } else if (c === 0x22) {
       if (source.startsWith('"""', i)) {
-        const end = source.indexOf('"""', i + 3);
+        // A block string ends at the first """ not escaped (\""" is three quotes of its text).
+        let end = source.indexOf('"""', i + 3);
+        while (end > 0 && source.charCodeAt(end - 1) === 0x5c) end = source.indexOf('"""', end + 3);
         i = end < 0 ? source.length : end + 2;
       } else {
         for (i++; i < source.length; i++) {
@@ -121,14 +126,23 @@ export function documentNesting(source: string, limit = maxDocumentNesting): num
   return deepest;
 }
 
+const tooDeep = () => badInput('query', `query: must not nest brackets more than ${maxDocumentNesting} levels deep`);
+
 /** NUL characters and runaway nesting in any operation's input: a 400 naming the field. */
 export function useInputGuard(): Plugin {
   return {
-    onParse({ params }) {
+    onParse({ params, parseFn, setParseFn }) {
       const source = typeof params.source === 'string' ? params.source : params.source.body;
-      if (documentNesting(source) > maxDocumentNesting) {
-        throw badInput('query', `query: must not nest brackets more than ${maxDocumentNesting} levels deep`);
-      }
+      if (documentNesting(source) > maxDocumentNesting) throw tooDeep();
+      // Whatever the count above misread, the parser running out of stack is that same refusal, not an unexpected error.
+      setParseFn((...args: Parameters<typeof parseFn>) => {
+        try {
+          return parseFn(...args);
+        } catch (error) {
+          if (error instanceof RangeError) throw tooDeep();
+          throw error;
+        }
+      });
     },
     onExecute({ args, setResultAndStopExecution }) {
       const error = refusal(args.document, args.variableValues);

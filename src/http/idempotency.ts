@@ -1,3 +1,4 @@
+import { databaseRetryAfterSeconds } from '../infra/database-unavailable.js';
 import { createHash } from 'node:crypto';
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
@@ -84,7 +85,7 @@ async function keyed(options: IdempotencyLaneOptions, req: IncomingMessage, res:
     case 'ran':
       return outcome.reply;
     case 'not-kept':
-      return errorReply(new AppError('SERVICE_UNAVAILABLE', 'the request could not be completed and nothing of it was kept; retry it with the same Idempotency-Key'));
+      return errorReply(new AppError('SERVICE_UNAVAILABLE', 'the request could not be completed and nothing of it was kept; retry it with the same Idempotency-Key', { headers: { 'Retry-After': String(databaseRetryAfterSeconds) } }));
     case 'replay':
       return { status: outcome.answer.status, headers: { ...outcome.answer.headers, 'idempotent-replayed': 'true' }, body: outcome.answer.body };
     case 'in-flight':

@@ -48,6 +48,8 @@ export function restLane({ rest, bodyLimitBytes, logger }: RestLaneOptions): Lan
       try {
         const found = rest.match(method, pathname);
         if (!found) return await unrouted(req, method, pathname, rest);
+        // A NUL byte is in no id, and PostgreSQL refuses it in text: refused here, whatever the route reads next (a multipart body included).
+        for (const [name, value] of Object.entries(found.params)) if (value.includes('\0')) throw badInput(name, `${name}: must not contain a NUL byte`);
         const { hand, generated } = found.route;
         const multipart = multipartType.test(req.headers['content-type'] ?? '');
         if (hand && (hand.body !== 'multipart' || multipart || !generated)) return await runHand(hand, found, req, url, rest);

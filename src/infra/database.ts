@@ -73,11 +73,18 @@ const maxPreparedPerConnection = 200;
  */
 const openConnections = new WeakMap<pg.Pool, Set<pg.Client>>();
 
-function trackConnections(pool: pg.Pool) {
+function trackConnections(pool: pg.Pool, logger: Logger) {
   const open = new Set<pg.Client>();
   openConnections.set(pool, open);
+  // A connection PostgreSQL ends (a restart, a failover, pg_terminate_backend, idle_session_timeout,
+  // a proxy's reset) emits 'error': on the pool while it is idle, on the connection while it is
+  // out. Without a listener either is an unhandled 'error' event, which ends the process. The pool
+  // drops an idle connection that failed; one that is out fails its statement, which the request
+  // answers 503 (see `isDatabaseUnavailable`), and is released as broken.
+  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection ended; the pool opens another when needed'));
   pool.on('connect', (client) => {
     open.add(client);
+    client.on('error', (error) => logger.debug({ err: error }, 'a database connection failed while in use'));
     client.once('end', () => open.delete(client));
   });
   return pool;
@@ -184,6 +191,8 @@ export interface DatabaseOptions {
    * for the hot list statements only, has half as many (at least 2).
    */
   poolSize: number;
+  /** Longest a statement waits for a connection (see Config.databaseConnectTimeoutMs); none when unset. */
+  connectTimeoutMs?: number;
   /** Directory for the embedded database; `memory://` keeps it in memory. */
   pgliteDir: string;
   logger: Logger;
@@ -287,13 +296,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let spares: PGlite[] | undefined;
   if (options.databaseUrl) {
     kind = 'postgres';
-    pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize }));
+    pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize, connectionTimeoutMillis: options.connectTimeoutMs }), options.logger);
     plannedOnce = trackConnections(
       new pg.Pool({
         connectionString: options.databaseUrl,
         max: Math.max(2, Math.ceil(options.poolSize / 2)),
         options: plannedOnceOptions,
+        connectionTimeoutMillis: options.connectTimeoutMs,
       }),
+      options.logger,
     );
     adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
   } else {

@@ -57,6 +57,16 @@ export class S3FileStore extends FileStore {
     }
   }
 
+  /** For /ready: whether the bucket answers (a node that cannot store files is not ready). */
+  override async writable() {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   override async write(relative: string, bytes: Uint8Array) {
     await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: this.key(relative), Body: bytes, ContentLength: bytes.length }));
   }

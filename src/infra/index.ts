@@ -42,6 +42,7 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
     pgliteDir: options.inMemory ? 'memory://' : path.join(config.dataDir, 'db'),
     logger,
   });
@@ -104,8 +105,13 @@ export async function createInfrastructure(config: Config, options: Infrastructu
     presence,
     async ready() {
       // A store that does not answer within the deadline is as good as down, whatever its client would wait.
-      const [db, redis] = await Promise.all([within(database.ping(), config.readyTimeoutMs), within(redisReady(), config.readyTimeoutMs)]);
-      return db && redis;
+      const [db, redis, store] = await Promise.all([
+        within(database.ping(), config.readyTimeoutMs),
+        within(redisReady(), config.readyTimeoutMs),
+        // A full disk: uploads would answer 507 (file-store.ts).
+        within(files.writable(), config.readyTimeoutMs),
+      ]);
+      return db && redis && store;
     },
     async close() {
       await queue.close();

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:http';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app.js';
 import { clientAddress, trustProxies } from '../http/client-address.js';
 import { rateLimited } from '../http/rate-limit.js';
-import { AppError } from '../errors.js';
+import { AppError, asClientError } from '../errors.js';
 import { at, tokenExpiry } from './token-expiry.js';
 
 // graphql-ws on the GraphQL path. Operations run through yoga's enveloped pipeline, so they get
@@ -91,6 +91,9 @@ export function attachWebSocket(server: Server, app: App, { maxPayload, maxOpera
   /** What the client may read of an error: ours and GraphQL's own as they are, anything else masked. */
   const clientError = (error: unknown): GraphQLError => {
     if (error instanceof GraphQLError) return error;
+    // A database outage: SERVICE_UNAVAILABLE, which the client may retry.
+    const shown = asClientError(error);
+    if (shown instanceof GraphQLError) return shown;
     logger.error({ err: error }, 'unexpected error in a websocket operation');
     return new GraphQLError('Unexpected error.');
   };
@@ -177,7 +180,11 @@ export function attachWebSocket(server: Server, app: App, { maxPayload, maxOpera
         }
       },
       execute: (args) => run(() => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args)),
-      subscribe: (args) => run(() => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args)),
+      subscribe: (args) =>
+        run(async () => {
+          const result = await (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args);
+          return isAsyncIterable(result) ? endedByOutage(result as AsyncIterable<ExecutionResult>) : result;
+        }),
     },
     wss,
   );
@@ -190,4 +197,25 @@ export function attachWebSocket(server: Server, app: App, { maxPayload, maxOpera
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  !!value && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+
+/**
+ * A subscription's events until one could not be resolved for a database outage (SERVICE_UNAVAILABLE):
+ * that event is not sent with holes (a message event without its message, which a client would
+ * take as delivered and go past); the outage error is sent alone and the subscription completes,
+ * so the client subscribes again with `after` its last seq and receives the event once the
+ * database answers.
+ */
+async function* endedByOutage(results: AsyncIterable<ExecutionResult>): AsyncGenerator<ExecutionResult> {
+  for await (const result of results) {
+    const outage = result.errors?.find((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
+    if (outage) {
+      yield { errors: [outage] };
+      return;
+    }
+    yield result;
+  }
 }

@@ -61,18 +61,31 @@ export type ExternalUserClaims = z.infer<typeof externalUserClaims>;
 
 /**
  * Verifies the signature with the project's secret; the user it describes, or 401 / 400. A token
- * not signed with it is a failed credential check (the throttle counts it); an expired one is not.
+ * not signed with it is a failed credential check (the throttle counts it); one signed with it
+ * but outside its validity (`nbf`, `exp`, give or take `clockToleranceSeconds` of clock skew) is
+ * not: the site's secret is right, its clock or its token's age is not.
  */
-export function verifyCustomToken({ token, projectId }: ClaimedCustomToken, secret: string): ExternalUserClaims {
+export function verifyCustomToken({ token, projectId }: ClaimedCustomToken, secret: string, clockToleranceSeconds = 0): ExternalUserClaims {
   let claims: jwt.JwtPayload;
   try {
     claims = jwt.verify(token, secret, {
       algorithms: ['HS256'],
       audience: customTokenAudience(projectId),
       subject: externalSubject,
+      clockTolerance: clockToleranceSeconds,
     }) as jwt.JwtPayload;
   } catch (error) {
-    if (error instanceof jwt.TokenExpiredError) throw unauthenticated('custom token expired');
+    const now = Math.floor(Date.now() / 1000);
+    if (error instanceof jwt.TokenExpiredError) {
+      const ago = now - Math.floor(error.expiredAt.getTime() / 1000);
+      throw unauthenticated(`custom token expired ${ago} s ago (exp), past the ${clockToleranceSeconds} s allowed for clock skew; sign a new one`);
+    }
+    if (error instanceof jwt.NotBeforeError) {
+      const ahead = Math.floor(error.date.getTime() / 1000) - now;
+      throw unauthenticated(
+        `custom token not valid yet: its nbf is ${ahead} s ahead of the server's clock, more than the ${clockToleranceSeconds} s allowed for clock skew; check the signing server's clock`,
+      );
+    }
     throw new CredentialRejected('custom token not signed with the project\'s secret');
   }
   return parseInput(externalUserClaims, claims);

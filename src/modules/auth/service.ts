@@ -372,7 +372,7 @@ export class AuthService {
       if (!project) throw badInput('aud', 'aud: names no project');
       await this.projects?.assertOpen(projectId);
       if (!project.jwtSecret) throw unauthenticated('the project has no secret for custom tokens (POST /v3/:project_id/keys/generate)');
-      return verifyCustomToken(claimed, project.jwtSecret);
+      return verifyCustomToken(claimed, project.jwtSecret, this.config.customTokenClockToleranceSeconds);
     });
     let signedIn: { user: UserRecord; email: string | null };
     try {

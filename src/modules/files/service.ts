@@ -117,7 +117,13 @@ export class FileService {
     const thumbnailPath = thumbnail ? `${directory}/${thumbnailName(name, thumbnail.type)}` : null;
 
     await this.store.write(filePath, bytes);
-    if (thumbnail && thumbnailPath) await this.store.write(thumbnailPath, thumbnail.bytes);
+    if (thumbnail && thumbnailPath) {
+      // The file without its thumbnail is not kept either (a disk that filled between the two).
+      await this.store.write(thumbnailPath, thumbnail.bytes).catch(async (error: unknown) => {
+        await this.store.remove(filePath);
+        throw error;
+      });
+    }
     try {
       await this.events.transaction(async (tx, emit) => {
         const owner = { id_project: options.projectId, createdBy: principal.userId };

@@ -27,6 +27,7 @@ const errorWhen: Record<string, [name: string, when: string]> = {
   422: ['Unprocessable', 'UNPROCESSABLE: the input is well-formed but cannot be used.'],
   429: ['TooManyRequests', 'TOO_MANY_REQUESTS: rate or credential limit reached; see `Retry-After`.'],
   500: ['InternalError', 'INTERNAL_SERVER_ERROR: an unexpected failure (logged; details are not shown).'],
+  507: ['InsufficientStorage', 'INSUFFICIENT_STORAGE: the file store is full; nothing of the upload was kept; retry later.'],
   503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE: a dependency (Redis, the database) is unavailable; retry later.'],
 };
 
