@@ -205,6 +205,7 @@ console.log(
     projectId,
     owner: `seed.owner.${stamp}@example.test`,
     agents: `seed.agent<1..${agents}>.${stamp}@example.test`,
+    agent: `seed.agent1.${stamp}@example.test`,
     password,
     conversations,
     messages,
