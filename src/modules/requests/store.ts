@@ -47,8 +47,6 @@ export async function lockRequest(tx: Tx, projectId: string, requestId: string):
 export function isRetryable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; meta?: { code?: string } };
   if (e?.code === 'P2034' || e?.meta?.code === '40P01' || e?.meta?.code === '40001') return true;
-  // A transaction that could not start in time (every pooled connection busy) wrote nothing.
-  if (e?.code === 'P2028' && /unable to start a transaction/i.test(String(e?.message ?? ''))) return true;
   return /deadlock detected|could not serialize access/i.test(String(e?.message ?? ''));
 }
 
