@@ -84,6 +84,32 @@ describe('search', () => {
     expect(texts(await search('ubiquitousword'))[0]).toBe('ubiquitousword ubiquitousword ubiquitousword');
   });
 
+  it('ranks the 200 newest matches of a word in one message of twenty among thousands: a better one among them comes first, an older better one stays out', async () => {
+    const requestId = await openRequest(t, p, { text: 'hello' });
+    const db = t.infra.database.prisma;
+    const now = Date.now();
+    const row = (i: number, text: string) => ({
+      id_project: p.projectId,
+      request_id: requestId,
+      sender: p.guest.userId,
+      recipient: requestId,
+      text,
+      createdBy: p.guest.userId,
+      createdAt: new Date(now + 60_000 - i * 1000),
+    });
+    // Setup written straight to the table: 5,000 messages, the newest first, every 20th mentioning
+    // the word (too many to rank all, too few for the newest 2,000 rows to hold 200 of them).
+    await db.message.createMany({
+      data: Array.from({ length: 5_000 }, (_, i) => row(i + 1, i % 20 === 0 ? `a mention of frequentishword number ${i}` : `filler line ${i}`)),
+    });
+    await db.message.create({ data: row(3_000 * 20, 'frequentishword frequentishword frequentishword, older') });
+    await db.message.create({ data: row(1_500, 'frequentishword frequentishword frequentishword, newer') });
+    const found = texts(await search('frequentishwo'));
+    expect(found).toHaveLength(10);
+    expect(found[0]).toBe('frequentishword frequentishword frequentishword, newer');
+    expect(found).not.toContain('frequentishword frequentishword frequentishword, older');
+  });
+
   it('finds requests by first text, tag and ticket number, and leads by name, e-mail or company prefix', async () => {
     const byText = await search('parcel');
     expect(byText.body.requests.map((r: { request_id: string }) => r.request_id)).toEqual([refundRequest]);

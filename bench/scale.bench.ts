@@ -1,0 +1,149 @@
+// `npm run bench scale`: what a console does all day, on a big project made by `npm run seed`
+// (src/cli/seed.ts, run in its own process before the server starts), production mode and, at a
+// tenth of the size, embedded mode with the targets doubled. One client, calls one after another
+// (p50/p95/p99 of `BENCH_SCALE_ROUNDS` rounds each), then POSTs while 200 agents read at once.
+// Sizes (production): BENCH_SCALE_CONVERSATIONS (20,000), BENCH_SCALE_MESSAGES (200,000),
+// BENCH_SCALE_LEADS (10,000), BENCH_SCALE_AGENTS (200); embedded a tenth of each (agents 20).
+// BENCH_SCALE_MODES=production,embedded (both by default). Every figure is printed beside its
+// target with the load average: the machine is shared.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../src/server.js';
+import { benchConfig, productionConfig } from './environment.js';
+import { json, percentile, printTable, runLoad } from './lib.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 20);
+const size = (name: string, fallback: number) => Number(process.env[`BENCH_SCALE_${name}`] ?? fallback);
+
+interface Seeded {
+  projectId: string;
+  owner: string;
+  agent: string;
+  password: string;
+  seconds: number;
+  messagesPerSecond: number;
+}
+
+function seed(env: Record<string, string>, sizes: Record<string, number>): Seeded {
+  const args = ['--import', 'tsx', path.join(root, 'src/cli/seed.ts'), ...Object.entries(sizes).flatMap(([k, v]) => [`--${k}`, String(v)])];
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  // Embedded: no DATABASE_URL, so the seed opens the PGlite database under DATA_DIR.
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  const result = spawnSync(process.execPath, args, { cwd: root, env: childEnv, encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (result.status !== 0) throw new Error(`seed failed: ${result.stdout}${result.stderr}`);
+  process.stdout.write(result.stdout.split('\n').filter((l) => !l.startsWith('{')).join('\n'));
+  const line = result.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{"projectId"'));
+  return JSON.parse(line!) as Seeded;
+}
+
+async function measure(mode: 'production' | 'embedded') {
+  const factor = mode === 'production' ? 1 : 2;
+  const tenth = mode === 'production' ? 1 : 10;
+  const sizes = {
+    conversations: Math.round(size('CONVERSATIONS', 20_000) / tenth),
+    messages: Math.round(size('MESSAGES', 200_000) / tenth),
+    leads: Math.round(size('LEADS', 10_000) / tenth),
+    agents: Math.max(2, Math.round(size('AGENTS', 200) / tenth)),
+    months: 12,
+  };
+  const logLevel = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' };
+  const production = mode === 'production' ? await productionConfig(logLevel) : null;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sp-scale-'));
+  const config = production?.config ?? benchConfig({ DATA_DIR: dataDir, ...logLevel });
+  // The schema first (a server started and closed), then the seed, then the server that is measured.
+  await (await startServer(config)).close();
+  const seeded = seed(production ? { DATABASE_URL: production.databaseUrl } : { DATA_DIR: dataDir }, sizes);
+  const server = await startServer(config);
+  try {
+    const base = `${server.url}/v3/${seeded.projectId}`;
+    const signin = async (email: string) => (await json(`${server.url}/v3/auth/signin`, 'POST', undefined, { email, password: seeded.password })).token as string;
+    const owner = await signin(seeded.owner);
+    const agent = await signin(seeded.agent);
+    const get = (p: string, token = agent) => json(`${base}${p}`, 'GET', token);
+    // A long conversation, its lead, a tag in use.
+    const db = server.app.infra.database.prisma;
+    const [long] = await db.$queryRawUnsafe<Array<{ request_id: string; leadId: string }>>(
+      `SELECT r.request_id, r."leadId" FROM "Request" r WHERE r.id_project = $1 ORDER BY (SELECT count(*) FROM "Message" m WHERE m.id_project = r.id_project AND m.request_id = r.request_id) DESC LIMIT 1`,
+      seeded.projectId,
+    );
+    const open = '100,200';
+    const cases: Array<{ group: string; name: string; call: () => Promise<unknown>; target: number }> = [];
+    const add = (group: string, name: string, target: number, call: () => Promise<unknown>) => cases.push({ group, name, call, target: target * factor });
+    add('inbox', 'Mine (open, assignee=me)', 50, () => get(`/requests?status=${open}&assignee=me`));
+    add('inbox', 'Unassigned (open, assignee=none)', 50, () => get(`/requests?status=${open}&assignee=none`, owner));
+    add('inbox', 'All open', 50, () => get(`/requests?status=${open}`, owner));
+    add('inbox', 'Closed', 50, () => get(`/requests?status=1000`, owner));
+    add('inbox', 'All open, tag billing', 50, () => get(`/requests?status=${open}&tags=billing`, owner));
+    add('inbox', 'All open, channel chat21', 50, () => get(`/requests?status=${open}&channel=chat21`, owner));
+    add('inbox', 'All open, sort last_activity', 50, () => get(`/requests?status=${open}&sortField=last_activity`, owner));
+    add('inbox', 'All open, sort waiting_since', 50, () => get(`/requests?status=${open}&sortField=waiting_since&direction=1`, owner));
+    add('inbox', 'Closed, page 50', 50, () => get(`/requests?status=1000&page=50`, owner));
+    add('conversation', 'request', 50, () => get(`/requests/${long.request_id}`, owner));
+    add('conversation', 'messages, 50', 50, () => get(`/requests/${long.request_id}/messages?limit=50`, owner));
+    add('conversation', 'timeline', 50, () => get(`/requests/${long.request_id}/timeline`, owner));
+    add('conversation', "contact's conversations", 50, () => get(`/requests?status=all&lead=${long.leadId}`, owner));
+    for (const q of ['order', 'order refund', 'kettle', 'refu', 'parcel delivery']) add('search', `"${q}"`, 50, () => get(`/search?q=${encodeURIComponent(q)}`, owner));
+    for (const p of ['requests/waiting', 'requests/count', 'requests/aggregate/status', 'requests/aggregate/day', 'requests/aggregate/month', 'requests/aggregate/hours', 'requests/duration', 'requests/satisfaction', 'messages/count', 'messages/aggregate/day', 'requests/aggregate/hourOfWeek', 'requests/satisfaction/distribution', 'requests/firstResponse/agents'])
+      add('analytics', p, 500, () => get(`/analytics/${p}`, owner));
+
+    const rows: Record<string, unknown>[] = [];
+    let misses = 0;
+    for (const c of cases) {
+      await c.call();
+      const times: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const t0 = performance.now();
+        await c.call();
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      const p95 = percentile(times, 95);
+      if (p95 >= c.target) misses++;
+      rows.push({ group: c.group, call: c.name, p50: +percentile(times, 50).toFixed(1), p95: +p95.toFixed(1), p99: +percentile(times, 99).toFixed(1), target_p95: c.target, ok: p95 < c.target ? 'PASS' : 'FAIL' });
+    }
+    printTable(`${mode}: ${sizes.conversations.toLocaleString('en')} conversations, ${sizes.messages.toLocaleString('en')} messages, ${sizes.leads.toLocaleString('en')} leads (seeded in ${seeded.seconds} s, ${seeded.messagesPerSecond} msg/s overall); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, rows);
+
+    // POST while 200 agents read (the inbox's Mine view, back to back).
+    let posting = true;
+    let firstError: string | undefined;
+    const readers = (async () => {
+      await Promise.all(Array.from({ length: 200 }, async () => {
+        while (posting) await get(`/requests?status=${open}&assignee=me`).catch(() => undefined);
+      }));
+    })();
+    const posts = await runLoad({
+      concurrency: 4,
+      durationMs: 10_000,
+      warmupMs: 1_000,
+      task: (worker, i) =>
+        json(`${base}/requests/support-group-scale-${worker}-${Math.floor(i / 20)}/messages`, 'POST', owner, { text: 'a reply about the parcel' }).then(
+          () => true,
+          (error) => {
+            firstError ??= String(error).slice(0, 300);
+            return false;
+          },
+        ),
+    });
+    if (firstError) console.log(`${mode}: a POST failed: ${firstError}`);
+    posting = false;
+    await readers;
+    const postTarget = 100 * factor;
+    if (posts.p99 >= postTarget || posts.errors || !posts.requests) misses++;
+    console.log(`${mode}: POST while 200 agents read: ${posts.requests} posts (${posts.errors} failed), p50 ${posts.p50} ms, p99 ${posts.p99} ms (target p99 < ${postTarget} ms): ${posts.p99 < postTarget && !posts.errors && posts.requests ? 'PASS' : 'FAIL'} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    return misses === 0;
+  } finally {
+    await server.close();
+    await production?.drop();
+  }
+}
+
+export default async function () {
+  const modes = (process.env.BENCH_SCALE_MODES ?? 'production,embedded').split(',') as Array<'production' | 'embedded'>;
+  const results = [];
+  for (const mode of modes) results.push(await measure(mode));
+  console.log(`scale bench: ${results.every(Boolean) ? 'PASS' : 'FAIL'}`);
+}
