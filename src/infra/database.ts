@@ -335,7 +335,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const applied = await applyMigrations(adapter);
   if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
 
-  const client = new PrismaClient({ adapter });
+  // A transaction waits for a connection as long as a statement does (DATABASE_CONNECT_TIMEOUT_MS),
+  // not Prisma's own 2 s: with readers filling the pool a write queues, and only a real outage
+  // turns it into a 503.
+  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: options.connectTimeoutMs ?? 2000 } });
   // Statements made inside a request that runs in one transaction go to it (request-transaction.ts).
   const prisma = routedDb(withRevisions(client));
   if (spares && !migratedTables) {
