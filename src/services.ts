@@ -32,6 +32,8 @@ import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
 import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
+import { AssistantService } from './modules/assistant/service.js';
+import { HistoryLearner } from './modules/assistant/learner.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -64,6 +66,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   // Whoever joins a project while connected is online there at once.
   projects.onJoined = (userId) => presence.joined(userId);
   teammates.invitations.onJoined = (userId) => presence.joined(userId);
+  const assistant = new AssistantService(db, kb, requests);
   const services = {
     infra,
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
@@ -91,6 +94,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     search: new SearchService(db),
     analytics: new AnalyticsService(db),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
+    assistant,
+    assistantLearner: new HistoryLearner(db, requests, assistant.history, infra.logger),
   };
   services.auth.projects = projects;
   teammates.projects = projects;
