@@ -34,6 +34,8 @@ import { AccountMail } from './modules/auth/account-mail.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
 import { AssistantService } from './modules/assistant/service.js';
 import { HistoryLearner } from './modules/assistant/learner.js';
+import { ReplyDrafter } from './modules/assistant/draft.js';
+import { ChatAnswerer } from './modules/kb/answer.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -66,7 +68,9 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   // Whoever joins a project while connected is online there at once.
   projects.onJoined = (userId) => presence.joined(userId);
   teammates.invitations.onJoined = (userId) => presence.joined(userId);
-  const assistant = new AssistantService(db, kb, requests);
+  const llm = infra.config.llm;
+  const drafter = llm.baseUrl ? new ReplyDrafter(new ChatAnswerer({ ...llm, baseUrl: llm.baseUrl }, infra.config.outbound), infra.logger) : null;
+  const assistant = new AssistantService(db, kb, requests, drafter);
   const services = {
     infra,
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),

@@ -1,7 +1,16 @@
 import { builder, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import { memberOf } from '../requests/actor.js';
+import type { DraftPiece } from './draft.js';
 import type { SuggestedReply, Suggestions } from './service.js';
+
+const Citation = builder.objectRef<{ source: string; ref: string | null }>('SuggestionCitation').implement({
+  description: 'A suggestion a drafted reply was written from.',
+  fields: (t) => ({
+    source: t.exposeString('source', { nullable: false }),
+    ref: t.exposeString('ref'),
+  }),
+});
 
 const SuggestedReplyType = builder.objectRef<SuggestedReply>('SuggestedReply').implement({
   description: 'A reply an agent may send, with where it comes from.',
@@ -13,6 +22,21 @@ const SuggestedReplyType = builder.objectRef<SuggestedReply>('SuggestedReply').i
     }),
     ref: t.exposeString('ref', { description: 'The content id (kb), the request it was learned from (history) or the canned response id.' }),
     score: t.exposeFloat('score', { nullable: false, description: 'How well it fits, 0 to 1; replies of every source are ranked by it together.' }),
+    cites: t.field({
+      type: [Citation],
+      nullable: false,
+      description: 'For a `model` reply: the suggestions it was written from and cited; empty for the others.',
+      resolve: (r) => r.cites ?? [],
+    }),
+  }),
+});
+
+const DraftPieceType = builder.objectRef<DraftPiece>('SuggestionDraftPiece').implement({
+  description: 'A piece of a model-drafted reply: `delta` to append, then one piece with `done` and the whole `reply` (null: no draft).',
+  fields: (t) => ({
+    delta: t.string({ resolve: (p) => p.delta ?? null }),
+    done: t.boolean({ nullable: false, resolve: (p) => p.delta === undefined }),
+    reply: t.field({ type: SuggestedReplyType, nullable: true, resolve: (p) => p.reply ?? null }),
   }),
 });
 
@@ -45,6 +69,27 @@ builder.queryFields((t) => ({
     args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
     authScopes: minRole('agent'),
     resolve: async (_root, args, ctx) => ctx.services.assistant.suggestions(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  requestSuggestionDraft: t.field({
+    type: DraftPieceType,
+    nullable: false,
+    description:
+      "The configured chat model's reply for the request's latest visitor messages, as it is written, grounded in the suggestions of the other sources. Without a model (or sources) one piece: done, reply null.",
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    subscribe: async (_root, args, ctx) => {
+      const pieces = ctx.services.assistant.draftStream(args.project_id, await memberOf(ctx, args.project_id), args.request_id);
+      // The first piece is awaited here, so a request the caller cannot see is refused as the subscription starts.
+      const first = await pieces.next();
+      return (async function* () {
+        if (!first.done) yield first.value;
+        yield* pieces;
+      })();
+    },
+    resolve: (piece: DraftPiece) => piece,
   }),
 }));
 

@@ -6,6 +6,8 @@ import type { KbService } from '../kb/service.js';
 import type { RetrievedChunk } from '../kb/passage.js';
 import type { RequestService } from '../requests/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
+import type { Turn } from '../kb/answer.js';
+import type { DraftInput, DraftPiece, ReplyDrafter } from './draft.js';
 import { HistoryStore, termsOf, type Neighbour } from './history.js';
 import { languageOf, sentimentOf, type SentimentFlag } from './triage.js';
 
@@ -23,6 +25,8 @@ export interface SuggestedReply {
   /** The content id (kb), the request it was learned from (history), the canned response's id, or null (model). */
   ref: string | null;
   score: number;
+  /** What a model-drafted reply used (the other sources' replies it was given); empty otherwise. */
+  cites?: Array<{ source: ReplySource; ref: string | null }>;
 }
 
 export interface Suggestions {
@@ -78,20 +82,47 @@ export class AssistantService {
     private db: Db,
     private kb: KbService,
     private requests: RequestService,
+    private drafter: ReplyDrafter | null = null,
   ) {
     this.history = new HistoryStore(db);
   }
 
-  /** The suggestions for the request's latest visitor messages, as an agent who can see it reads them. */
+  /**
+   * The suggestions for the request's latest visitor messages, as an agent who can see it reads
+   * them. With a model, its draft (grounded in the others) comes first, then the two best others.
+   */
   async suggestions(projectId: string, member: TeammateRecord, requestId: string): Promise<Suggestions> {
+    const { suggestions, draft } = await this.prepare(projectId, member, requestId);
+    const drafted = draft ? await this.drafter!.draft(projectId, draft) : null;
+    if (drafted) suggestions.replies = [drafted, ...suggestions.replies].slice(0, maxReplies);
+    return suggestions;
+  }
+
+  /** The model's draft as it is written (`{delta}`, then `{reply}`); one `{reply: null}` without a model or sources. */
+  async *draftStream(projectId: string, member: TeammateRecord, requestId: string): AsyncGenerator<DraftPiece> {
+    const { draft } = await this.prepare(projectId, member, requestId);
+    if (!draft) {
+      yield { reply: null };
+      return;
+    }
+    yield* this.drafter!.stream(projectId, draft);
+  }
+
+  private async prepare(projectId: string, member: TeammateRecord, requestId: string): Promise<{ suggestions: Suggestions; draft: DraftInput | null }> {
     const request = await this.requests.get(projectId, member, requestId);
     const messages = await this.conversation(request);
     const question = latestVisitorText(messages);
     const firstVisitor = messages.find((m) => m.author === 'visitor')?.text ?? request.first_text;
     const language = languageOf(firstVisitor || '');
     const sentiment = sentimentOf(question);
-    if (!question) return { request_id: request.request_id, question, replies: [], tags: [], language, sentiment };
-    return { request_id: request.request_id, language, sentiment, ...(await this.forQuestion(projectId, member.id_user, question)) };
+    if (!question) return { suggestions: { request_id: request.request_id, question, replies: [], tags: [], language, sentiment }, draft: null };
+    const found = await this.forQuestion(projectId, member.id_user, question);
+    const suggestions = { request_id: request.request_id, language, sentiment, ...found };
+    if (!this.drafter || !found.replies.length) return { suggestions, draft: null };
+    const kb = await this.kb.namespaces.resolve(projectId, undefined, member.id_user);
+    const defaults = this.kb.namespaces.settings(kb);
+    const settings = { model: defaults.model, max_tokens: defaults.max_tokens, temperature: defaults.temperature, system_context: defaults.context };
+    return { suggestions, draft: { question, turns: turnsOf(messages, question), sources: found.replies, settings } };
   }
 
   /** Replies and tags for a visitor's question (also what the bench measures). */
@@ -144,6 +175,25 @@ export class AssistantService {
       .sort((a, b) => b.score - a.score)
       .slice(0, maxReplies);
   }
+}
+
+/** The conversation before the latest question, as the model's earlier turns (the visitor's words, then what was answered). */
+function turnsOf(messages: Array<{ author: string; text: string }>, question: string): Turn[] {
+  const turns: Turn[] = [];
+  let asked: string[] = [];
+  let answered: string[] = [];
+  for (const m of messages) {
+    if (m.author === 'visitor') {
+      if (answered.length) {
+        turns.push({ question: asked.join('\n'), answer: answered.join('\n') });
+        asked = [];
+        answered = [];
+      }
+      asked.push(m.text);
+    } else if (m.author === 'agent' || m.author === 'bot') answered.push(m.text);
+  }
+  if (answered.length && asked.length && asked.join('\n') !== question) turns.push({ question: asked.join('\n'), answer: answered.join('\n') });
+  return turns;
 }
 
 /** The part of a passage that answers: an faq's answer, else the passage itself. */
