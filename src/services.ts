@@ -35,6 +35,8 @@ import { ApiKeyService } from './modules/api-keys/service.js';
 import { AssistantService } from './modules/assistant/service.js';
 import { HistoryLearner } from './modules/assistant/learner.js';
 import { ReplyDrafter } from './modules/assistant/draft.js';
+import { SummaryService } from './modules/assistant/summaries.js';
+import { HandOverSummaries } from './modules/assistant/handover.js';
 import { ChatAnswerer } from './modules/kb/answer.js';
 
 /**
@@ -69,7 +71,9 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   projects.onJoined = (userId) => presence.joined(userId);
   teammates.invitations.onJoined = (userId) => presence.joined(userId);
   const llm = infra.config.llm;
-  const drafter = llm.baseUrl ? new ReplyDrafter(new ChatAnswerer({ ...llm, baseUrl: llm.baseUrl }, infra.config.outbound), infra.logger) : null;
+  const answerer = llm.baseUrl ? new ChatAnswerer({ ...llm, baseUrl: llm.baseUrl }, infra.config.outbound) : null;
+  const drafter = answerer ? new ReplyDrafter(answerer, infra.logger) : null;
+  const assistantSummaries = new SummaryService(db, infra.eventLog, requests, kb, answerer, infra.logger);
   const assistant = new AssistantService(db, kb, requests, drafter);
   const services = {
     infra,
@@ -100,6 +104,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
     assistant,
     assistantLearner: new HistoryLearner(db, requests, assistant.history, infra.logger),
+    assistantSummaries,
+    assistantHandOvers: new HandOverSummaries(db, assistantSummaries, infra.logger),
   };
   services.auth.projects = projects;
   teammates.projects = projects;

@@ -80,8 +80,8 @@ export function registerJobs(queue: JobQueue, services: Services) {
   queue.define(services.projectPurge.jobDefinition());
 
   // The consumers of committed events, each reading every project's events from its own cursor:
-  // webhook deliveries, the bots' turns, e-mail notifications and the assistant's learning.
+  // webhook deliveries, the bots' turns, e-mail notifications, the assistant's learning and its hand-over summaries.
   const consumers = services.infra.eventConsumers;
-  for (const consumer of [services.webhooks.dispatcher, services.botEngine.consumer, services.email.notifications, services.assistantLearner]) consumers.register(consumer);
+  for (const consumer of [services.webhooks.dispatcher, services.botEngine.consumer, services.email.notifications, services.assistantLearner, services.assistantHandOvers]) consumers.register(consumer);
   queue.runBeside(consumers.task());
 }

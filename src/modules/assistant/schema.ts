@@ -3,6 +3,10 @@ import { minRole } from '../../graphql/scopes.js';
 import { memberOf } from '../requests/actor.js';
 import type { DraftPiece } from './draft.js';
 import type { SuggestedReply, Suggestions } from './service.js';
+import type { SummaryRecord } from './summaries.js';
+import { perContext } from '../../context.js';
+import { batched } from '../requests/relations.js';
+import { Request } from '../requests/schema.js';
 
 const Citation = builder.objectRef<{ source: string; ref: string | null }>('SuggestionCitation').implement({
   description: 'A suggestion a drafted reply was written from.',
@@ -93,6 +97,67 @@ builder.subscriptionFields((t) => ({
   }),
 }));
 
+const RequestSummary = builder.objectRef<SummaryRecord>('RequestSummary').implement({
+  description: "The assistant's latest summary of a conversation.",
+  fields: (t) => ({
+    request_id: t.exposeString('request_id', { nullable: false }),
+    summary: t.exposeString('summary', { nullable: false }),
+    method: t.exposeString('method', { nullable: false, description: '`model` (written by the configured chat model) or `extractive`.' }),
+    by: t.exposeString('by', { description: 'Who asked for it; null when it was made on a bot\'s hand-over.' }),
+    createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (s) => s.createdAt }),
+  }),
+});
+
+/** Keyed `<projectId> <request_id>`: the summaries of the requests an operation shows, read together. */
+const summariesOf = perContext((ctx) =>
+  batched<SummaryRecord>(async (keys) => {
+    const pairs = keys.map((k) => k.split(' ') as [string, string]);
+    const rows = await ctx.services.infra.database.prisma.assistantSummary.findMany({
+      where: { OR: pairs.map(([id_project, request_id]) => ({ id_project, request_id })) },
+    });
+    return new Map(rows.map((s) => [`${s.id_project} ${s.request_id}`, s]));
+  }),
+);
+
+builder.objectField(Request, 'summary', (t) =>
+  t.field({
+    type: RequestSummary,
+    nullable: true,
+    description: "The assistant's latest summary (POST .../summary, or made when a bot handed the conversation over), or null.",
+    resolve: async (request, _args, ctx) => (await summariesOf(ctx)(`${request.id_project} ${request.request_id}`)) ?? null,
+  }),
+);
+
+builder.queryFields((t) => ({
+  requestSummary: t.field({
+    type: RequestSummary,
+    nullable: true,
+    description: "The request's latest summary, or null when none was made.",
+    args: { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) },
+    authScopes: minRole('agent'),
+    resolve: async (_root, args, ctx) => ctx.services.assistantSummaries.latest(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  summarizeRequest: t.field({
+    type: RequestSummary,
+    nullable: false,
+    description:
+      'Summarises the conversation now and stores it: with a chat model, what the visitor wants, what was tried and what is open; without one (or method `extractive`), the visitor\'s key sentences, the bot\'s last answer and the timeline.',
+    args: {
+      project_id: t.arg.string({ required: true }),
+      request_id: t.arg.string({ required: true }),
+      method: t.arg.string({ description: '`auto` (default: the model when one is configured) or `extractive`.' }),
+    },
+    authScopes: minRole('agent'),
+    resolve: async (_root, { project_id, request_id, method }, ctx) =>
+      ctx.services.assistantSummaries.summarise(project_id, await memberOf(ctx, project_id), request_id, method ? { method } : {}),
+  }),
+}));
+
 export const routes: RestRoutes = {
   'Query.requestSuggestions': { method: 'GET', path: '/:project_id/requests/:request_id/suggestions' },
+  'Query.requestSummary': { method: 'GET', path: '/:project_id/requests/:request_id/summary' },
+  'Mutation.summarizeRequest': { method: 'POST', path: '/:project_id/requests/:request_id/summary' },
 };
