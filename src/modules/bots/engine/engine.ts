@@ -368,6 +368,8 @@ export class BotEngine {
       where: {
         id_project: request.id_project,
         request_id: request.request_id,
+        // A note between teammates (hidden from the visitor) is not talking to the visitor.
+        hidden: false,
         NOT: [{ sender: { startsWith: botSenderPrefix } }, { sender: 'system' }, ...(requester ? [{ sender: requester }] : [])],
         ...(botsLastSpoke ? { createdAt: { gt: botsLastSpoke } } : {}),
       },
