@@ -1,6 +1,6 @@
 import type { Logger } from '../../infra/logger.js';
 import { ModelEndpointError, type ChatAnswerer, type ModelSettings, type Passage, type Turn } from '../kb/answer.js';
-import type { SuggestedReply } from './service.js';
+import type { SuggestedReply } from './reply.js';
 
 // A reply drafted by the configured chat model (the knowledge base's LangChain chain: initChatModel
 // behind a ChatPromptTemplate), grounded in the suggestions the sources gave and the conversation:

@@ -8,6 +8,7 @@ import type { RequestService } from '../requests/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Turn } from '../kb/answer.js';
 import type { DraftInput, DraftPiece, ReplyDrafter } from './draft.js';
+import type { SuggestedReply } from './reply.js';
 import { HistoryStore, termsOf, type Neighbour } from './history.js';
 import { languageOf, sentimentOf, type SentimentFlag } from './triage.js';
 
@@ -17,17 +18,7 @@ import { languageOf, sentimentOf, type SentimentFlag } from './triage.js';
 // and the project's canned responses. With them, triage: tags voted by the same neighbours, the
 // language of the visitor's first message and whether the visitor sounds angry.
 
-export type ReplySource = 'kb' | 'history' | 'canned' | 'model';
-
-export interface SuggestedReply {
-  text: string;
-  source: ReplySource;
-  /** The content id (kb), the request it was learned from (history), the canned response's id, or null (model). */
-  ref: string | null;
-  score: number;
-  /** What a model-drafted reply used (the other sources' replies it was given); empty otherwise. */
-  cites?: Array<{ source: ReplySource; ref: string | null }>;
-}
+export type { ReplySource, SuggestedReply } from './reply.js';
 
 export interface Suggestions {
   request_id: string;
