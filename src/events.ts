@@ -137,3 +137,9 @@ export function payloadSchema(name: string): z.ZodType<Record<string, unknown>> 
   if (isCustomEventName(name)) return customEventPayload;
   return Object.hasOwn(domainEvents, name) ? domainEvents[name as CataloguedEventName].payload : undefined;
 }
+
+/** A logged event's payload, read as its name's schema says (for readers that rely on its keys). */
+export function eventPayload<N extends DomainEventName>(event: { name: N; payload: unknown }): EventPayload<N> | null {
+  const parsed = payloadSchema(event.name)?.safeParse(event.payload);
+  return parsed?.success ? (parsed.data as EventPayload<N>) : null;
+}

@@ -34,6 +34,12 @@ import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
 import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
+import { AssistantService } from './modules/assistant/service.js';
+import { HistoryLearner } from './modules/assistant/learner.js';
+import { ReplyDrafter } from './modules/assistant/draft.js';
+import { SummaryService } from './modules/assistant/summaries.js';
+import { HandOverSummaries } from './modules/assistant/handover.js';
+import { ChatAnswerer } from './modules/kb/answer.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -59,6 +65,11 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const apiKeys = new ApiKeyService(db, infra.eventLog, infra.config, infra.limiters);
   const kb = new KbService(infra);
   const presence = new PresenceService(db, infra.eventLog, infra.presence, infra.logger, infra.config.presenceTtlMs);
+  const llm = infra.config.llm;
+  const answerer = llm.baseUrl ? new ChatAnswerer({ ...llm, baseUrl: llm.baseUrl }, infra.config.outbound) : null;
+  const drafter = answerer ? new ReplyDrafter(answerer, infra.logger) : null;
+  const assistantSummaries = new SummaryService(db, infra.eventLog, requests, kb, answerer, infra.logger);
+  const assistant = new AssistantService(db, kb, requests, drafter);
   const webhooks = new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters);
   const botEngine = new BotEngine(infra, conversations, records, kb.qa);
   /**
@@ -74,6 +85,9 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     projectPurge,
     new WaitingOffers(assignments),
     new PresenceJoins(db, presence),
+    // The assistant learns from each closed conversation and summarises each hand-over.
+    new HistoryLearner(db, requests, assistant.history, infra.logger),
+    new HandOverSummaries(db, assistantSummaries, infra.logger),
   ];
   const services = {
     infra,
@@ -101,6 +115,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     search: new SearchService(db),
     analytics: new AnalyticsService(db),
     botEngine,
+    assistant,
+    assistantSummaries,
     listeners,
   };
   services.auth.projects = projects;

@@ -345,6 +345,10 @@ export class BotEngine {
     ]);
     if (!message || !botAnswers(message)) return;
     if (message.sender !== requester) return;
+    // The bot and a human never talk over each other: once a teammate takes part or writes, the
+    // bot is silent until the conversation is handed back to it (the teammates leave and a bot
+    // speaks again, or joins anew).
+    if (await this.humanHasIt(request, requester, recent[0]?.createdAt ?? null)) return;
     // Answered already by a turn that died before its record (the events read again after a crash).
     if (recent.some((m) => attributesOf(m.attributes).inReplyTo === messageId)) return;
     for (const bot of bots) {
@@ -355,6 +359,24 @@ export class BotEngine {
         await this.answerAsInternal(bot, request, message, own);
       }
     }
+  }
+
+  /** Whether a teammate takes part in the request, or wrote in it since the bots last spoke. */
+  private async humanHasIt(request: Request, requester: string | null, botsLastSpoke: Date | null): Promise<boolean> {
+    if (request.participatingAgents.length) return true;
+    const written = await this.db.message.findFirst({
+      where: {
+        id_project: request.id_project,
+        request_id: request.request_id,
+        // A note between teammates (hidden from the visitor) is not talking to the visitor.
+        hidden: false,
+        NOT: [{ sender: { startsWith: botSenderPrefix } }, { sender: 'system' }, ...(requester ? [{ sender: requester }] : [])],
+        ...(botsLastSpoke ? { createdAt: { gt: botsLastSpoke } } : {}),
+      },
+      select: { attributes: true },
+      orderBy: { createdAt: 'desc' },
+    });
+    return !!written && attributesOf(written.attributes).subtype !== 'info';
   }
 
   /** `first`: whether the bot has not spoken in the request yet (by default, when it has no recent message). */

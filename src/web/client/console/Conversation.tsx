@@ -10,6 +10,7 @@ import { useProjectEvents } from './live.js';
 import { KbFeedback, kbMarkOf } from '../shared/kb.js';
 import { AddKbContent, KnowledgeBases } from './manage-operations.js';
 import { ContactPanel } from './Contact.js';
+import { SuggestionBar, SummaryPanel } from './Assistant.js';
 import type { View } from './router.js';
 import { useSession } from './session.js';
 import { useLatestRead } from '../shared/latest-read.js';
@@ -52,6 +53,12 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
     if (!pageVisible) return;
     request(MarkSeen, { project: projectId, request: requestId }, token).then(() => window.dispatchEvent(new Event('console:seen')), () => {});
   }, [projectId, requestId, token, pageVisible, lastFromOthers]);
+
+  // A suggested reply goes into the reply box, to be edited before it is sent.
+  const insertSuggestion = useCallback((text: string) => {
+    setDraft(text);
+    document.getElementById('reply-text')?.focus();
+  }, []);
 
   const beginRead = useLatestRead(`${projectId} ${requestId}`);
   const load = useCallback(() => {
@@ -246,6 +253,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           )}
         </div>
       </header>
+      <SummaryPanel projectId={projectId} requestId={requestId} token={token} />
       {error && <p role="alert" className="error">{error}</p>}
       {notice && !error && <p role="status" className="notice">{notice}</p>}
       <ol className="messages" ref={list} aria-live="polite" aria-label="Messages" data-testid="messages">
@@ -311,6 +319,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           </span>
         )}
       </div>
+      {!closed && <SuggestionBar projectId={projectId} requestId={requestId} token={token} refresh={lastFromOthers} onInsert={insertSuggestion} />}
       {!closed && (
         <form className="reply" onSubmit={send}>
           <FilePicker inputRef={picker} className="visually-hidden" onFile={(file) => void attach(file)} />

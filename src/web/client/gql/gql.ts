@@ -15,6 +15,9 @@ import * as types from './graphql.js';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n": typeof types.ConsoleSuggestionsDocument,
+    "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": typeof types.ConsoleSummaryDocument,
+    "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": typeof types.ConsoleSummarizeDocument,
     "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": typeof types.ManageTeamDocument,
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": typeof types.ManageInviteDocument,
     "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": typeof types.ManageDepartmentsDocument,
@@ -99,6 +102,9 @@ type Documents = {
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": typeof types.WidgetRateDocument,
 };
 const documents: Documents = {
+    "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n": types.ConsoleSuggestionsDocument,
+    "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": types.ConsoleSummaryDocument,
+    "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": types.ConsoleSummarizeDocument,
     "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": types.ManageTeamDocument,
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": types.ManageInviteDocument,
     "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": types.ManageDepartmentsDocument,
@@ -183,6 +189,18 @@ const documents: Documents = {
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": types.WidgetRateDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleSuggestionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n"): typeof import('./graphql.js').ConsoleSummaryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n"): typeof import('./graphql.js').ConsoleSummarizeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,6 +4,30 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ConsoleSuggestionsQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleSuggestionsQuery = { requestSuggestions: { question: string, language: string | null, sentiment: string, replies: Array<{ text: string, source: string, ref: string | null, score: number }>, tags: Array<{ tag: string, score: number }> } | null };
+
+export type ConsoleSummaryQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleSummaryQuery = { requestSummary: { summary: string, method: string, by: string | null, createdAt: string } | null };
+
+export type ConsoleSummarizeMutationVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleSummarizeMutation = { summarizeRequest: { summary: string, method: string, by: string | null, createdAt: string } };
+
 export type ManageTeamQueryVariables = Exact<{
   project: string;
 }>;
@@ -713,6 +737,45 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const ConsoleSuggestionsDocument = new TypedDocumentString(`
+    query ConsoleSuggestions($project: String!, $request: String!) {
+  requestSuggestions(project_id: $project, request_id: $request) {
+    question
+    language
+    sentiment
+    replies {
+      text
+      source
+      ref
+      score
+    }
+    tags {
+      tag
+      score
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSuggestionsQuery, ConsoleSuggestionsQueryVariables>;
+export const ConsoleSummaryDocument = new TypedDocumentString(`
+    query ConsoleSummary($project: String!, $request: String!) {
+  requestSummary(project_id: $project, request_id: $request) {
+    summary
+    method
+    by
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSummaryQuery, ConsoleSummaryQueryVariables>;
+export const ConsoleSummarizeDocument = new TypedDocumentString(`
+    mutation ConsoleSummarize($project: String!, $request: String!) {
+  summarizeRequest(project_id: $project, request_id: $request) {
+    summary
+    method
+    by
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSummarizeMutation, ConsoleSummarizeMutationVariables>;
 export const ManageTeamDocument = new TypedDocumentString(`
     query ManageTeam($project: String!) {
   teammates(project_id: $project) {

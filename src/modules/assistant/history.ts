@@ -1,0 +1,123 @@
+import type { Db, Tx } from '../../infra/database.js';
+import { stopWords } from '../kb/passage.js';
+import { stems } from '../kb/stems.js';
+
+// The project's own history: what its agents answered to what visitors asked, in conversations
+// that closed. An example is found again by its stems (a GIN index over `terms`), weighted by how
+// rare each stem is in the project (AssistantTerm keeps document frequencies as examples are
+// learned, so a question costs two or three indexed reads however many examples there are). The
+// nearest examples vote for their answer and their tags. Every read names the project.
+
+export interface Example {
+  request_id: string;
+  question: string;
+  answer: string;
+  tags: string[];
+}
+
+export interface Neighbour {
+  request_id: string;
+  answer: string;
+  tags: string[];
+  /** Cosine similarity of idf-weighted stem sets, 0..1. */
+  similarity: number;
+}
+
+/** The longest a learned question or answer is kept. */
+const maxTextLength = 4000;
+/** Stems of a question searched at most: its rarest ones. */
+const searchedTerms = 8;
+/** A stem in more than this share of the examples is only searched when the question has no rarer one. */
+const commonShare = 0.05;
+/** Examples ranked exactly, after the index found them by their shared rare stems. */
+const candidates = 150;
+/** Count row: the empty term holds how many examples a project has. */
+const countTerm = '';
+
+/** The distinct meaningful stems of a text (all its stems when it has only stop words). */
+export function termsOf(text: string): string[] {
+  const all = stems(text.slice(0, maxTextLength));
+  const meaningful = all.filter((s) => !stopWords.has(s) && s.length > 1);
+  return [...new Set(meaningful.length ? meaningful : all)].slice(0, 64);
+}
+
+export class HistoryStore {
+  constructor(private db: Db) {}
+
+  /** Learns one closed conversation (in the consumer's transaction); a request learned before is replaced. */
+  async learn(tx: Tx, projectId: string, example: Example): Promise<void> {
+    const terms = termsOf(example.question);
+    if (!terms.length || !example.answer.trim()) return;
+    const previous = await tx.assistantExample.findUnique({
+      where: { id_project_request_id: { id_project: projectId, request_id: example.request_id } },
+      select: { terms: true },
+    });
+    if (previous) await this.count(tx, projectId, [...previous.terms, countTerm], -1);
+    await tx.assistantExample.upsert({
+      where: { id_project_request_id: { id_project: projectId, request_id: example.request_id } },
+      create: {
+        id_project: projectId,
+        request_id: example.request_id,
+        question: example.question.slice(0, maxTextLength),
+        answer: example.answer.slice(0, maxTextLength),
+        terms,
+        tags: example.tags,
+      },
+      update: { question: example.question.slice(0, maxTextLength), answer: example.answer.slice(0, maxTextLength), terms, tags: example.tags },
+    });
+    await this.count(tx, projectId, [...terms, countTerm], 1);
+  }
+
+  private async count(tx: Tx, projectId: string, terms: string[], by: number) {
+    await tx.$executeRaw`
+      INSERT INTO "AssistantTerm" ("id_project", "term", "df")
+      SELECT ${projectId}, t, ${by} FROM unnest(${terms}::text[]) AS t
+      ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + ${by}`;
+  }
+
+  /** The examples nearest to a question, most similar first. */
+  async nearest(projectId: string, question: string, k: number): Promise<Neighbour[]> {
+    const terms = termsOf(question);
+    if (!terms.length) return [];
+    const df = await this.frequencies(projectId, [...terms, countTerm]);
+    const total = df.get(countTerm) ?? 0;
+    const known = terms.filter((t) => (df.get(t) ?? 0) > 0).sort((a, b) => df.get(a)! - df.get(b)!);
+    if (!total || !known.length) return [];
+    const rare = known.filter((t) => df.get(t)! <= Math.max(50, total * commonShare));
+    const searched = (rare.length ? rare : known.slice(0, 2)).slice(0, searchedTerms);
+    const idf = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5));
+    // Ranked first by the idf of the searched stems they share, in SQL; then exactly, below.
+    const rows = await this.db.$queryRaw<Array<{ request_id: string; answer: string; terms: string[]; tags: string[] }>>`
+      SELECT e."request_id", e."answer", e."terms", e."tags" FROM "AssistantExample" e
+      WHERE e."id_project" = ${projectId} AND e."terms" && ${searched}::text[]
+      ORDER BY (SELECT COALESCE(sum(w.idf), 0) FROM unnest(${searched}::text[], ${searched.map(idf)}::float8[]) AS w(term, idf)
+                WHERE w.term = ANY(e."terms")) DESC, e."createdAt" DESC
+      LIMIT ${candidates}`;
+    const unseen = [...new Set(rows.flatMap((r) => r.terms))].filter((t) => !df.has(t));
+    for (const [term, n] of await this.frequencies(projectId, unseen)) df.set(term, n);
+    const weight = (term: string) => idf(term) ** 2;
+    const asked = new Set(terms);
+    const askedNorm = Math.sqrt(terms.reduce((sum, t) => sum + (df.get(t) ? weight(t) : 0), 0));
+    return rows
+      .map((row) => {
+        let shared = 0;
+        let norm = 0;
+        for (const term of row.terms) {
+          norm += weight(term);
+          if (asked.has(term)) shared += weight(term);
+        }
+        const similarity = norm && askedNorm ? shared / (Math.sqrt(norm) * askedNorm) : 0;
+        return { request_id: row.request_id, answer: row.answer, tags: row.tags, similarity };
+      })
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, k);
+  }
+
+  private async frequencies(projectId: string, terms: string[]): Promise<Map<string, number>> {
+    if (!terms.length) return new Map();
+    const rows = await this.db.$queryRaw<Array<{ term: string; df: number }>>`
+      SELECT "term", "df" FROM "AssistantTerm" WHERE "id_project" = ${projectId} AND "term" = ANY(${terms}::text[])`;
+    return new Map(rows.map((r) => [r.term, Number(r.df)]));
+  }
+}
+

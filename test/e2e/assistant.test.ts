@@ -1,0 +1,115 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type SeededProject, type TestApp } from '../helpers/app.js';
+import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
+import { eventually, newRequestId, onlyAvailable, send } from '../helpers/conversations.js';
+import { consumerCaughtUp } from '../helpers/event-consumers.js';
+
+// The agent's assistant in the console, in real headless Chromium: suggested replies above the
+// composer (learned from the project's closed conversations) inserted with a click or Alt+1 for
+// editing, refreshed when the visitor writes, and the conversation's summary at the top. Every page
+// fails its scenario on a console error, an uncaught error or a failed request. Screenshots at
+// desktop and 390 px go to test/artifacts/assistant-*.png.
+
+let t: TestApp;
+let p: SeededProject;
+let browser: Browser;
+const artifacts = new URL('../artifacts/', import.meta.url).pathname;
+const resetAnswer = 'Open Settings, then Security, and press Reset password: a link arrives by e-mail.';
+const parcelAnswer = 'Parcels ship within two days; the tracking link is in your order e-mail.';
+
+interface Watched extends WatchedPage {
+  context: BrowserContext;
+}
+const opened: Watched[] = [];
+
+async function openConsole(path: string, viewport = { width: 1280, height: 860 }): Promise<Watched> {
+  const context = await browser.newContext({ viewport });
+  const auth = JSON.stringify({ token: p.agent.token, userId: p.agent.userId, name: 'Agent' });
+  await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
+  const watched = Object.assign(await watchPage(await context.newPage()), { context });
+  opened.push(watched);
+  await watched.page.goto(`${t.baseUrl}${path}`);
+  return watched;
+}
+
+/** A conversation the agent answered, tagged and closed: what the assistant learns from. */
+async function resolved(question: string, answer: string, tag: string) {
+  const requestId = newRequestId();
+  await send(t, p.projectId, p.guest.token, requestId, { text: question });
+  expect((await send(t, p.projectId, p.agent.token, requestId, { text: answer })).status).toBe(200);
+  await t.put(`/v3/${p.projectId}/requests/${requestId}/tag`, { token: p.agent.token, body: { tag } });
+  await t.put(`/v3/${p.projectId}/requests/${requestId}/close`, { token: p.agent.token });
+}
+
+const suggestionTexts = (page: Page) => page.getByTestId('suggestions').locator('.assistant-text').allInnerTexts();
+const shot = (page: Page, name: string) => page.screenshot({ path: `${artifacts}assistant-${name}.png` });
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  t = (await createTestServer()).client;
+  p = await t.seedProject('Assistant console');
+  await onlyAvailable(t, p, [p.agent]);
+  await resolved('How do I reset my password?', resetAnswer, 'account');
+  await resolved('Where is my parcel? It has not arrived', parcelAnswer, 'shipping');
+  await eventually(() => consumerCaughtUp(t, 'assistant-history', p.projectId), 20_000);
+  browser = await launchBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  for (const w of opened) await w.context.close().catch(() => {});
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the assistant in the conversation view', () => {
+  it('shows suggestions above the composer; a click inserts one for editing, Alt+1 too; they follow the visitor', async () => {
+    const requestId = newRequestId();
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'Hello, I forgot my password. How can I reset it?' });
+    const agent = await openConsole(`/console/projects/${p.projectId}/conversations/${requestId}`);
+    const { page } = agent;
+    await expect.poll(() => suggestionTexts(page), { timeout: 15_000 }).toContain(resetAnswer);
+    await expect.poll(() => page.getByTestId('suggestions').innerText()).toContain('Suggested tags: account');
+    await shot(page, 'suggestions-desktop');
+
+    await page.getByRole('button', { name: new RegExp(resetAnswer.slice(0, 20)) }).click();
+    const reply = page.getByLabel('Reply', { exact: true });
+    await expect.poll(() => reply.inputValue()).toBe(resetAnswer);
+    await reply.press('End');
+    await reply.pressSequentially(' Anything else?');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => page.getByTestId('message').allInnerTexts(), { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([expect.stringContaining(`${resetAnswer} Anything else?`)]),
+    );
+
+    // The visitor writes again: the suggestions are read again for the new question.
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'Yes: my parcel has not arrived yet' });
+    await expect.poll(() => suggestionTexts(page), { timeout: 15_000 }).toContain(parcelAnswer);
+    await page.keyboard.press('Alt+Digit1');
+    await expect.poll(() => reply.inputValue()).toBe((await suggestionTexts(page))[0]);
+    expect(agent.problems).toEqual([]);
+
+    const phone = await openConsole(`/console/projects/${p.projectId}/conversations/${requestId}`, { width: 390, height: 844 });
+    await expect.poll(() => suggestionTexts(phone.page), { timeout: 15_000 }).toContain(parcelAnswer);
+    await shot(phone.page, 'suggestions-phone');
+    expect(phone.problems).toEqual([]);
+  }, 120_000);
+
+  it('shows the summary at the top of the conversation once asked for', async () => {
+    const requestId = newRequestId();
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'Hi. My parcel arrived broken, the screen is cracked. I want a new one.' });
+    const { page, problems } = await openConsole(`/console/projects/${p.projectId}/conversations/${requestId}`);
+    const summary = page.getByTestId('summary');
+    await summary.getByRole('button', { name: 'Summarise' }).click();
+    await expect.poll(() => summary.innerText(), { timeout: 10_000 }).toContain('"My parcel arrived broken, the screen is cracked."');
+    expect(await summary.innerText()).toContain('Extractive');
+    await shot(page, 'summary-desktop');
+    expect(problems).toEqual([]);
+
+    const phone = await openConsole(`/console/projects/${p.projectId}/conversations/${requestId}`, { width: 390, height: 844 });
+    await expect.poll(() => phone.page.getByTestId('summary').innerText(), { timeout: 10_000 }).toContain('the screen is cracked');
+    await shot(phone.page, 'summary-phone');
+    expect(phone.problems).toEqual([]);
+  }, 90_000);
+});
