@@ -57,6 +57,10 @@ const envSchema = z.object({
   RATE_LIMIT_ANONYMOUS_REQUESTS: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_WINDOW_SECONDS: counterSeconds.default(60),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  // Audit entries older than this are removed by a background sweep (src/modules/audit).
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  // How often the data-retention sweeps (audit log, projects' retention_days) run.
+  RETENTION_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
   PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
   // How often the event consumers (webhooks, bots, e-mail) look for events past their cursors.
@@ -217,6 +221,8 @@ export interface Config {
   rateLimit: { requests: number; anonymousRequests: number; windowSeconds: number };
   /** How long an account or membership lookup is reused; changes invalidate it on every node. */
   authCacheMs: number;
+  auditRetentionDays: number;
+  retentionSweepIntervalMs: number;
   projectCacheMs: number;
   runWorkers: boolean;
   /** Requests to addresses chosen by customers (webhook targets, crawled pages). */
@@ -511,6 +517,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
     },
     authCacheMs: env.AUTH_CACHE_MS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    retentionSweepIntervalMs: Math.max(50, durationToMs(env.RETENTION_SWEEP_INTERVAL)),
     projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
     eventSweepIntervalMs: Math.max(50, durationToMs(env.EVENT_SWEEP_INTERVAL)),

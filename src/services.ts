@@ -32,6 +32,7 @@ import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
 import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
+import { AuditService } from './modules/audit/service.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -66,6 +67,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   teammates.invitations.onJoined = (userId) => presence.joined(userId);
   const services = {
     infra,
+    audit: new AuditService(db, infra.config.auditRetentionDays, infra.config.retentionSweepIntervalMs, infra.logger),
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
     email,
     apiKeys,

@@ -76,6 +76,9 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // E-mail: the send job.
   queue.define(services.email.mailer.jobDefinition());
 
+  // Audit entries past AUDIT_RETENTION_DAYS.
+  queue.runBeside(services.audit.retentionTask());
+
   // The data of deleted projects.
   queue.define(services.projectPurge.jobDefinition());
 

@@ -27,6 +27,7 @@ import { routes as emailRoutes } from '../modules/email/schema.js';
 import { routes as apiKeyRoutes } from '../modules/api-keys/schema.js';
 import { routes as fileRoutes } from '../modules/files/schema.js';
 import { routes as searchRoutes } from '../modules/search/schema.js';
+import { routes as auditRoutes } from '../modules/audit/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
@@ -54,6 +55,7 @@ export const restRoutes = {
   ...apiKeyRoutes,
   ...fileRoutes,
   ...searchRoutes,
+  ...auditRoutes,
 };
 
 export const schema = builder.toSchema();

@@ -1,3 +1,4 @@
+import { auditFields } from '../audit/record.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { forbidden, notFound, parseInput } from '../../errors.js';
@@ -171,7 +172,8 @@ export class ProjectService {
           status: data.status,
         },
       });
-      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: Object.keys(data) } });
+      const fields = Object.keys(data);
+      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields }, audit: { before: auditFields(current, fields), after: auditFields(project, fields) } });
       return project;
     });
     await this.changed(projectId);
