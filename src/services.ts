@@ -26,6 +26,7 @@ import { AssignmentService } from './modules/routing/assignment.js';
 import { RoutingService } from './modules/routing/service.js';
 import { offerWaitingJob } from './modules/requests/jobs.js';
 import { RequestService } from './modules/requests/service.js';
+import { RequestMerge } from './modules/requests/merge.js';
 import { SeenService } from './modules/requests/seen.js';
 import { SearchService } from './modules/search/service.js';
 import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
@@ -52,8 +53,9 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const routing = new RoutingService(db, projects);
   const requests = new RequestService(db, infra.eventLog, routing, infra.queue);
   const assignments = new AssignmentService(routing, requests);
+  const requestMerge = new RequestMerge(db, infra.eventLog, requests, routing, infra.queue);
   const messages = new MessageService(db, infra.eventLog, requests, routing, infra.logger);
-  const conversations = { routing, requests, assignments, messages };
+  const conversations = { routing, requests, assignments, messages, requestMerge };
   const seen = new SeenService(db, infra.eventLog, requests);
   // A teammate who became available (or may take more) gets the requests that found nobody.
   teammates.onCapacityChange = (projectId) => infra.queue.enqueue(offerWaitingJob, { projectId });
