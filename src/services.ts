@@ -34,6 +34,7 @@ import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
 import { AuditService } from './modules/audit/service.js';
+import { LeadPrivacy } from './modules/leads/privacy.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -86,6 +87,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     tags: new TagService(db, infra.eventLog),
     canned: new CannedService(db, infra.eventLog),
     leads: new LeadService(db, infra.eventLog, segments),
+    leadPrivacy: new LeadPrivacy(db, infra.eventLog, infra.files, infra.logger),
     segments,
     bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),
