@@ -27,6 +27,7 @@ import { RoutingService } from './modules/routing/service.js';
 import { offerWaitingJob } from './modules/requests/jobs.js';
 import { RequestService } from './modules/requests/service.js';
 import { RequestMerge } from './modules/requests/merge.js';
+import { RequestRetention } from './modules/requests/retention.js';
 import { SeenService } from './modules/requests/seen.js';
 import { SearchService } from './modules/search/service.js';
 import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
@@ -88,6 +89,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     canned: new CannedService(db, infra.eventLog),
     leads: new LeadService(db, infra.eventLog, segments),
     leadPrivacy: new LeadPrivacy(db, infra.eventLog, infra.files, infra.logger),
+    retention: new RequestRetention(db, infra.eventLog, infra.files, infra.logger, infra.config.retentionSweepIntervalMs),
     segments,
     bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),

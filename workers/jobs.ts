@@ -78,6 +78,8 @@ export function registerJobs(queue: JobQueue, services: Services) {
 
   // Audit entries past AUDIT_RETENTION_DAYS.
   queue.runBeside(services.audit.retentionTask());
+  // Closed conversations past their project's retention_days.
+  queue.runBeside(services.retention.task());
 
   // The data of deleted projects.
   queue.define(services.projectPurge.jobDefinition());

@@ -12,7 +12,7 @@ import { questionKey } from '../kb/learning.js';
 // document. Both are audited (`lead.erase`, `lead.export` in src/events.ts).
 
 /** The storage path a message's `metadata.src` names: a download URL's `?path=`, else the URL's path. */
-function namedPath(src: unknown): string | null {
+export function namedPath(src: unknown): string | null {
   if (typeof src !== 'string' || !src) return null;
   try {
     const url = new URL(src, 'http://src.invalid');

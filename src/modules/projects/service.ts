@@ -24,6 +24,7 @@ const updateInput = z.object({
   settings: json.optional(),
   activeOperatingHours: z.boolean().optional(),
   operatingHours: z.unknown().optional(),
+  retention_days: z.number().int('must be a whole number of days').min(0, 'must be 0 (keep forever) or more').max(36_500, 'must be at most 36500').optional(),
   status: z
     .number()
     .refine((n) => n === activeStatus || n === disabledStatus, 'must be 100 (active) or 0 (disabled)')
@@ -170,6 +171,7 @@ export class ProjectService {
           activeOperatingHours: data.activeOperatingHours,
           operatingHours: operatingHours as object | undefined,
           status: data.status,
+          retention_days: data.retention_days === undefined ? undefined : data.retention_days || null,
         },
       });
       const fields = Object.keys(data);
