@@ -35,6 +35,7 @@ import { createEmailServices } from './modules/email/index.js';
 import { AccountMail } from './modules/auth/account-mail.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
 import { AuditService } from './modules/audit/service.js';
+import { ConversationsReport } from './modules/reports/conversations-csv.js';
 import { LeadPrivacy } from './modules/leads/privacy.js';
 
 /**
@@ -98,6 +99,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     seen,
     search: new SearchService(db),
     analytics: new AnalyticsService(db),
+    reports: new ConversationsReport(db, infra.eventLog),
     botEngine: new BotEngine(infra, conversations, records, kb.qa),
   };
   services.auth.projects = projects;
