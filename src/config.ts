@@ -66,6 +66,10 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: counterSeconds.default(60),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  // Audit entries older than this are removed by a background sweep (src/modules/audit).
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  // How often the data-retention sweeps (audit log, projects' retention_days) run.
+  RETENTION_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
   PROJECT_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RUN_WORKERS: bool.default(true),
   // How often the event consumers (webhooks, bots, e-mail) look for events past their cursors.
@@ -273,6 +277,8 @@ export interface Config {
   rateLimit: { requests: number; anonymousRequests: number; windowSeconds: number };
   /** How long an account or membership lookup is reused; changes invalidate it on every node. */
   authCacheMs: number;
+  auditRetentionDays: number;
+  retentionSweepIntervalMs: number;
   projectCacheMs: number;
   runWorkers: boolean;
   /** Requests to addresses chosen by customers (webhook targets, crawled pages). */
@@ -573,6 +579,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     authCacheMs: env.AUTH_CACHE_MS,
     customTokenClockToleranceSeconds: env.CUSTOM_TOKEN_CLOCK_TOLERANCE_SECONDS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    retentionSweepIntervalMs: Math.max(50, durationToMs(env.RETENTION_SWEEP_INTERVAL)),
     projectCacheMs: env.PROJECT_CACHE_MS,
     runWorkers: env.RUN_WORKERS,
     eventSweepIntervalMs: Math.max(50, durationToMs(env.EVENT_SWEEP_INTERVAL)),
@@ -703,6 +711,8 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   RATE_LIMIT_ANONYMOUS_REQUESTS: { default: "`1200`", meaning: "requests per window for each client address, for calls without a verified credential" },
   RATE_LIMIT_WINDOW_SECONDS: { default: "`60`", meaning: "the rate-limit window" },
   AUTH_CACHE_MS: { default: "`5000`", meaning: "reuse of account, token and membership lookups; changes invalidate them at once on every node" },
+  AUDIT_RETENTION_DAYS: { default: "365", meaning: "audit entries older than this many days are removed by a background sweep" },
+  RETENTION_SWEEP_INTERVAL: { default: "1h", meaning: "how often the retention sweeps (audit log, projects' `retention_days`) run" },
   PROJECT_CACHE_MS: { default: "`5000`", meaning: "reuse of project records (settings, operating hours, widget); changes invalidate them at once on every node" },
   RUN_WORKERS: { default: "`true`", meaning: "run job workers inside the server process" },
   EVENT_SWEEP_INTERVAL: { default: "`2s`", meaning: "how often the consumers of the event log (webhooks, bots, e-mail) look for events past their cursors" },

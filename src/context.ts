@@ -2,6 +2,7 @@ import type { Principal } from './modules/auth/service.js';
 import type { TeammateRecord } from './modules/teammates/service.js';
 import { roleAtLeast, type Role } from './modules/teammates/roles.js';
 import { forbidden, unauthenticated } from './errors.js';
+import { noteRequestActor, type RequestActor } from './infra/request-scope.js';
 
 /**
  * The domain services, as `src/services.ts` builds them. That file fills this slot in (declaration
@@ -39,7 +40,10 @@ export function buildContext(services: ContextServices, request: Request, client
     clientIp,
     clientAddress,
     principal() {
-      principal ??= services.auth.authenticate(request.headers.get('authorization'), clientIp);
+      principal ??= services.auth.authenticate(request.headers.get('authorization'), clientIp).then((found) => {
+        if (found) noteRequestActor(requestActorOf(found, clientAddress ?? clientIp));
+        return found;
+      });
       return principal;
     },
     teammate(projectId, options = {}) {
@@ -78,4 +82,11 @@ export function perContext<T>(create: (ctx: Context) => T): (ctx: Context) => T 
     const holder = ctx as unknown as Record<symbol, T | undefined>;
     return (holder[key] ??= create(ctx));
   };
+}
+
+/** The caller as the audit log names it: an account (by e-mail), a project API key or a bot. */
+function requestActorOf(principal: Principal, address: string | null): RequestActor {
+  if (principal.apiKey) return { kind: 'api_key', id: principal.apiKey.id, name: principal.user.firstname ?? null, address };
+  if (principal.bot) return { kind: 'bot', id: principal.bot.id, name: principal.user.firstname ?? null, address };
+  return { kind: 'account', id: principal.userId, name: principal.user.email ?? null, address };
 }

@@ -26,52 +26,64 @@ interface DomainEventDefinition {
   payload: z.ZodType<Record<string, unknown>>;
   /** Webhook subscriptions may ask for it: the webhook catalogue must render it. */
   webhook?: true;
+  /** Recorded in the project's audit log (src/modules/audit) with who did it and from where. */
+  audit?: true;
 }
 
 export const domainEvents = {
-  'project.update': { payload: changed },
+  'project.update': { payload: changed, audit: true },
   /** The owner deleted the project: it answers 404 from now on and a job removes its data. */
-  'project.delete': { payload: none },
-  'project_user.invite': { payload: z.looseObject({ pending: z.boolean().optional() }), webhook: true },
-  'project_user.update': { payload: changed, webhook: true },
-  'project_user.delete': { payload: none, webhook: true },
+  'project.delete': { payload: none, audit: true },
+  'project_user.invite': { payload: z.looseObject({ pending: z.boolean().optional() }), webhook: true, audit: true },
+  'project_user.update': { payload: changed, webhook: true, audit: true },
+  'project_user.delete': { payload: none, webhook: true, audit: true },
   /** A teammate's first messaging app opened, or the last one closed. */
   'project_user.presence': { payload: z.looseObject({ presence: z.string() }), webhook: true },
-  'api_key.create': { payload: z.looseObject({ role: z.string().optional() }) },
-  'api_key.revoke': { payload: none },
+  'api_key.create': { payload: z.looseObject({ role: z.string().optional() }), audit: true },
+  'api_key.revoke': { payload: none, audit: true },
   'department.create': { payload: none, webhook: true },
   'department.update': { payload: changed, webhook: true },
-  'department.delete': { payload: none, webhook: true },
+  'department.delete': { payload: none, webhook: true, audit: true },
   'group.create': { payload: none },
   'group.update': { payload: changed },
-  'group.delete': { payload: none },
+  'group.delete': { payload: none, audit: true },
   'tag.create': { payload: none },
   'tag.update': { payload: changed },
-  'tag.delete': { payload: none },
+  'tag.delete': { payload: none, audit: true },
   'canned.create': { payload: none },
   'canned.update': { payload: changed },
-  'canned.delete': { payload: none },
+  'canned.delete': { payload: none, audit: true },
   'label.create': { payload: z.looseObject({ lang: z.string() }) },
   'label.update': { payload: z.looseObject({ lang: z.string(), default: z.boolean().optional() }) },
-  'label.delete': { payload: z.looseObject({ lang: z.string() }) },
+  'label.delete': { payload: z.looseObject({ lang: z.string() }), audit: true },
   'file.create': { payload: z.looseObject({ path: z.string() }) },
-  'file.delete': { payload: z.looseObject({ path: z.string() }) },
+  'file.delete': { payload: z.looseObject({ path: z.string() }), audit: true },
   'lead.create': { payload: z.looseObject({ lead_id: z.string().optional() }), webhook: true },
   'lead.update': { payload: changed, webhook: true },
-  'lead.delete': { payload: none },
+  'lead.delete': { payload: none, audit: true },
   'segment.create': { payload: none },
   'segment.update': { payload: changed },
-  'segment.delete': { payload: none },
+  'segment.delete': { payload: none, audit: true },
   'bot.create': { payload: none, webhook: true },
   'bot.update': { payload: z.looseObject({ fields: fields.optional(), intents: z.unknown().optional() }), webhook: true },
-  'bot.delete': { payload: none, webhook: true },
+  'bot.delete': { payload: none, webhook: true, audit: true },
   'intent.create': { payload: z.looseObject({ id_faq_kb: z.string() }) },
   'intent.update': { payload: z.looseObject({ id_faq_kb: z.string(), fields: fields.optional() }) },
-  'intent.delete': { payload: z.looseObject({ id_faq_kb: z.string() }) },
+  'intent.delete': { payload: z.looseObject({ id_faq_kb: z.string() }), audit: true },
   'request.create': { payload: request, webhook: true },
   'request.update': { payload: request, webhook: true },
   'request.close': { payload: request, webhook: true },
-  'request.delete': { payload: z.looseObject({ request_id: z.string() }) },
+  'request.delete': { payload: z.looseObject({ request_id: z.string() }), audit: true },
+  /** Other requests of the same person moved into this one (`from`: their ids), each closed with a pointer to it. */
+  'request.merge': { payload: z.looseObject({ request_id: z.string(), from: z.array(z.string()) }), webhook: true, audit: true },
+  /** A lead's erasure: their conversations, messages, files and learned phrasings removed. */
+  'lead.erase': { payload: z.looseObject({ requests: z.number(), messages: z.number(), files: z.number() }), audit: true },
+  /** Everything held about a lead was exported. */
+  'lead.export': { payload: none, audit: true },
+  /** Closed conversations past the project's retention removed (a run of the retention job). */
+  'retention.purge': { payload: z.looseObject({ requests: z.number() }), audit: true },
+  /** The conversations report was exported as CSV. */
+  'report.export': { payload: z.looseObject({ format: z.string() }), audit: true },
   /** A teammate read a request up to now (PUT .../seen): their own consoles' unread counts follow. */
   'request.seen': { payload: z.looseObject({ request_id: z.string(), id_user: z.string() }) },
   /** What a bot, a live subscription and the webhook dispatcher need to know without a read. */
@@ -86,13 +98,14 @@ export const domainEvents = {
   'kb.namespace.update': { payload: changed },
   'kb.namespace.delete': {
     payload: z.looseObject({ namespace: z.string(), contents_only: z.boolean().optional(), contents: z.number().optional() }),
+    audit: true,
   },
   'kb.content.status': { payload: z.looseObject({ namespace: z.string(), status: z.number(), error: z.string().optional() }) },
   'kb.content.indexed': { payload: z.looseObject({ namespace: z.string(), chunks: z.number() }), webhook: true },
-  'kb.content.delete': { payload: z.looseObject({ namespace: z.string() }) },
-  'subscription.create': { payload: z.looseObject({ event: z.string() }) },
-  'subscription.update': { payload: changed },
-  'subscription.delete': { payload: none },
+  'kb.content.delete': { payload: z.looseObject({ namespace: z.string() }), audit: true },
+  'subscription.create': { payload: z.looseObject({ event: z.string() }), audit: true },
+  'subscription.update': { payload: changed, audit: true },
+  'subscription.delete': { payload: none, audit: true },
   'subscription.disabled': { payload: z.looseObject({ reason: z.string() }), webhook: true },
 } as const satisfies Record<string, DomainEventDefinition>;
 
@@ -121,8 +134,21 @@ export type DomainEventInput = {
     /** Identifier of the record the event is about. */
     subject: string;
     payload?: EventPayload<N>;
+    /** For an audited event: the record before and after the change (never a secret), kept in the audit log only. */
+    audit?: AuditDetail;
   };
 }[DomainEventName];
+
+/** What an audited change adds to its audit entry (src/modules/audit). */
+export interface AuditDetail {
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Whether the audit log records an event. */
+export function isAuditedEvent(name: string): boolean {
+  return Object.hasOwn(domainEvents, name) && (domainEvents[name as CataloguedEventName] as DomainEventDefinition).audit === true;
+}
 
 export function isCustomEventName(name: string): name is CustomEventName {
   return name.startsWith(customEventPrefix) && name.length > customEventPrefix.length;

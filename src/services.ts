@@ -28,6 +28,8 @@ import { RoutingService } from './modules/routing/service.js';
 import { WaitingOffers } from './modules/routing/waiting-offers.js';
 import { PresenceJoins } from './modules/presence/joins.js';
 import { RequestService } from './modules/requests/service.js';
+import { RequestMerge } from './modules/requests/merge.js';
+import { RequestRetention } from './modules/requests/retention.js';
 import { SeenService } from './modules/requests/seen.js';
 import { SearchService } from './modules/search/service.js';
 import { payloadContext, RecordRenderer } from './modules/webhooks/render.js';
@@ -40,6 +42,9 @@ import { ReplyDrafter } from './modules/assistant/draft.js';
 import { SummaryService } from './modules/assistant/summaries.js';
 import { HandOverSummaries } from './modules/assistant/handover.js';
 import { ChatAnswerer } from './modules/kb/answer.js';
+import { AuditService } from './modules/audit/service.js';
+import { ConversationsReport } from './modules/reports/conversations-csv.js';
+import { LeadPrivacy } from './modules/leads/privacy.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -58,8 +63,9 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const routing = new RoutingService(db, projects);
   const requests = new RequestService(db, infra.eventLog, routing);
   const assignments = new AssignmentService(routing, requests);
+  const requestMerge = new RequestMerge(db, infra.eventLog, requests, routing);
   const messages = new MessageService(db, infra.eventLog, requests, routing, infra.logger);
-  const conversations = { routing, requests, assignments, messages };
+  const conversations = { routing, requests, assignments, messages, requestMerge };
   const seen = new SeenService(db, infra.eventLog, requests);
   const email = createEmailServices(infra);
   const apiKeys = new ApiKeyService(db, infra.eventLog, infra.config, infra.limiters);
@@ -91,6 +97,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   ];
   const services = {
     infra,
+    audit: new AuditService(db, infra.config.auditRetentionDays, infra.config.retentionSweepIntervalMs, infra.logger),
     auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
     email,
     apiKeys,
@@ -106,6 +113,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     tags: new TagService(db, infra.eventLog),
     canned: new CannedService(db, infra.eventLog),
     leads: new LeadService(db, infra.eventLog, segments),
+    leadPrivacy: new LeadPrivacy(db, infra.eventLog, infra.files, infra.logger),
+    retention: new RequestRetention(db, infra.eventLog, infra.files, infra.logger, infra.config.retentionSweepIntervalMs),
     segments,
     bots: new BotService(db, infra.eventLog, infra.config),
     intents: new IntentService(db, infra.eventLog),
@@ -114,6 +123,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     seen,
     search: new SearchService(db),
     analytics: new AnalyticsService(db),
+    reports: new ConversationsReport(db, infra.eventLog),
     botEngine,
     assistant,
     assistantSummaries,

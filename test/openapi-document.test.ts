@@ -45,7 +45,7 @@ describe('the OpenAPI document', () => {
       // SOFA's own subscription webhooks (`/webhook`, `/webhook/:id`) are not served; `/webhooks/events` is ours.
       ...handler.__routes.filter((r) => !/^\/webhook(\/|$)/.test(r.path)),
       ...aliasRoutes(restOptions.routes, restOptions.aliases).map(({ alias }) => alias),
-      ...['POST /files/users', 'POST /images/users', 'GET /files', 'GET /files/download', 'GET /images', 'DELETE /files', 'POST /:project_id/files']
+      ...['POST /files/users', 'POST /images/users', 'GET /files', 'GET /files/download', 'GET /images', 'DELETE /files', 'POST /:project_id/files', 'GET /:project_id/analytics/conversations.csv']
         .map((r) => r.split(' '))
         .map(([method, path]) => ({ method, path })),
       { method: 'GET', path: '/openapi.json' },

@@ -29,6 +29,7 @@ describe('the one route table', () => {
   it('holds the routes written by hand as entries of their modules\' routes maps, each with its OpenAPI operation', () => {
     const hand = Object.entries(restRoutes).filter(([, route]) => isHandRoute(route));
     expect(hand.map(([key]) => key).sort()).toEqual([
+      'Route.conversationsCsv',
       'Route.deleteFile',
       'Route.downloadFile',
       'Route.readFile',

@@ -68,6 +68,11 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // E-mail: the send job.
   queue.define(services.email.mailer.jobDefinition());
 
+  // Audit entries past AUDIT_RETENTION_DAYS.
+  queue.runBeside(services.audit.retentionTask());
+  // Closed conversations past their project's retention_days.
+  queue.runBeside(services.retention.task());
+
   // The consumers of committed events (services.ts lists them), each from its own cursor.
   const consumers = services.infra.eventConsumers;
   for (const consumer of services.listeners) consumers.register(consumer);

@@ -28,6 +28,8 @@ import { routes as apiKeyRoutes } from '../modules/api-keys/schema.js';
 import { routes as fileRoutes } from '../modules/files/schema.js';
 import { routes as searchRoutes } from '../modules/search/schema.js';
 import { routes as assistantRoutes } from '../modules/assistant/schema.js';
+import { routes as auditRoutes } from '../modules/audit/schema.js';
+import { reportRoutes } from '../modules/reports/routes.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
@@ -56,6 +58,8 @@ export const restRoutes = {
   ...fileRoutes,
   ...searchRoutes,
   ...assistantRoutes,
+  ...auditRoutes,
+  ...reportRoutes,
 };
 
 export const schema = builder.toSchema();

@@ -1,6 +1,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { prepared, type Db, type Tx } from './database.js';
-import type { DomainEventInput, DomainEventName } from '../events.js';
+import type { AuditDetail, DomainEventInput, DomainEventName } from '../events.js';
+import { recordAudited } from '../modules/audit/record.js';
 import type { EventBus } from './event-bus.js';
 import { cuid } from './ids.js';
 import type { Logger } from './logger.js';
@@ -38,11 +39,13 @@ export interface PendingEvent {
   subject: string;
   payload: Record<string, unknown>;
   createdAt: Date;
+  /** For the audit log only (never in the event's payload). */
+  audit?: AuditDetail;
 }
 
 /** Identifier and time are set when the event is emitted, as the table's defaults would. */
 export function pendingEvent(event: DomainEventInput, createdAt = new Date()): PendingEvent {
-  return { id: cuid(), projectId: event.projectId, name: event.name, subject: event.subject, payload: event.payload ?? {}, createdAt };
+  return { id: cuid(), projectId: event.projectId, name: event.name, subject: event.subject, payload: event.payload ?? {}, createdAt, audit: event.audit };
 }
 
 export const projectChannel = (projectId: string) => `project:${projectId}`;
@@ -83,6 +86,8 @@ export class EventLog {
       const pending: PendingEvent[] = [];
       const value = await work(tx, async (event) => void pending.push(pendingEvent(event)));
       emitted = await append(tx, pending);
+      // The audited ones commit with their audit entries (src/modules/audit).
+      await recordAudited(tx, pending);
       return value;
     });
     await this.committed(emitted);

@@ -8,6 +8,16 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 interface RequestScope {
   id: string;
   kept?: Map<string, unknown>;
+  /** Who the request acts for and from where, once authenticated: what the audit log records. */
+  actor?: RequestActor;
+}
+
+/** The caller a request acts for, as the audit log names it. */
+export interface RequestActor {
+  kind: 'account' | 'api_key' | 'bot';
+  id: string;
+  name: string | null;
+  address: string | null;
 }
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
@@ -35,4 +45,15 @@ export function perRequest<T>(key: string, make: () => T): T {
 /** Drops what this request kept for `key` (the request changed it). */
 export function forgetPerRequest(key: string) {
   requestScope.getStore()?.kept?.delete(key);
+}
+
+/** Notes who the current request acts for (the context does, once it has authenticated the caller). */
+export function noteRequestActor(actor: RequestActor) {
+  const scope = requestScope.getStore();
+  if (scope) scope.actor = actor;
+}
+
+/** Who the current request acts for; undefined in background work and before authentication. */
+export function currentRequestActor(): RequestActor | undefined {
+  return requestScope.getStore()?.actor;
 }

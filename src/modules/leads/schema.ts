@@ -43,6 +43,17 @@ export const leadPageArgs = (arg: ArgBuilder<Types>) => ({
 });
 
 builder.queryFields((t) => ({
+  leadExport: t.field({
+    type: 'JSON',
+    nullable: false,
+    description: 'Everything held about a lead (admins and owners): the lead, their conversations, messages, file records, learned phrasings and feedback. Audited as `lead.export`.',
+    args: { project_id: t.arg.string({ required: true }), id: t.arg.string({ required: true }) },
+    authScopes: minRole('admin'),
+    resolve: (_root, args, ctx) => ctx.services.leadPrivacy.export(args.project_id, args.id),
+  }),
+}));
+
+builder.queryFields((t) => ({
   leads: t.field({
     type: LeadPage,
     nullable: false,
@@ -104,9 +115,19 @@ builder.mutationFields((t) => {
     deleteLead: t.field({
       type: Lead,
       nullable: false,
-      args: { project_id: t.arg.string({ required: true }), id: t.arg.string({ required: true }) },
+      description:
+        'With `erase: true` (admins and owners): a privacy erasure, removing the lead\'s conversations, messages, files and learned phrasings too (audited as `lead.erase`).',
+      args: {
+        project_id: t.arg.string({ required: true }),
+        id: t.arg.string({ required: true }),
+        erase: t.arg.boolean({ description: 'Erase everything held about the lead (admin or above).' }),
+      },
       authScopes: minRole('agent'),
-      resolve: (_root, args, ctx) => ctx.services.leads.remove(args.project_id, args.id),
+      resolve: async (_root, args, ctx) => {
+        if (!args.erase) return ctx.services.leads.remove(args.project_id, args.id);
+        await ctx.requireRole(args.project_id, 'admin');
+        return (await ctx.services.leadPrivacy.erase(args.project_id, args.id)).lead;
+      },
     }),
   };
 });
@@ -116,5 +137,6 @@ export const routes: RestRoutes = {
   'Query.lead': { method: 'GET', path: '/:project_id/leads/:id' },
   'Mutation.createLead': { method: 'POST', path: '/:project_id/leads' },
   'Mutation.updateLead': { method: 'PUT', path: '/:project_id/leads/:id' },
-  'Mutation.deleteLead': { method: 'DELETE', path: '/:project_id/leads/:id' },
+  'Mutation.deleteLead': { method: 'DELETE', path: '/:project_id/leads/:id', queryToo: ['erase'] },
+  'Query.leadExport': { method: 'GET', path: '/:project_id/leads/:id/export' },
 };

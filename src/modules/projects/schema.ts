@@ -17,6 +17,7 @@ export const Project = builder.objectRef<ProjectRecord>('Project').implement({
     ...recordFields(t),
     name: t.exposeString('name', { nullable: false }),
     activeOperatingHours: t.exposeBoolean('activeOperatingHours'),
+    retention_days: t.exposeInt('retention_days', { description: 'Closed conversations older than this many days are removed with their messages and files; null keeps them.' }),
     operatingHours: t.string({
       description: 'JSON-encoded: weekday keys "0" (Sunday) to "6" with [{start, end}] in HH:MM, plus tzname.',
       resolve: (p) => (p.operatingHours ? JSON.stringify(p.operatingHours) : null),
@@ -160,6 +161,7 @@ builder.mutationFields((t) => ({
       name: t.arg.string(),
       settings: t.arg({ type: 'JSON' }),
       activeOperatingHours: t.arg.boolean(),
+      retention_days: t.arg.int({ description: 'Days a closed conversation is kept; 0 keeps them forever.' }),
       operatingHours: t.arg({ type: 'JSON', description: 'An object or its JSON-encoded string.' }),
       status: t.arg.int({
         description:

@@ -1,3 +1,4 @@
+import { auditFields } from '../audit/record.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { forbidden, notFound, parseInput } from '../../errors.js';
@@ -23,6 +24,7 @@ const updateInput = z.object({
   settings: json.optional(),
   activeOperatingHours: z.boolean().optional(),
   operatingHours: z.unknown().optional(),
+  retention_days: z.number().int('must be a whole number of days').min(0, 'must be 0 (keep forever) or more').max(36_500, 'must be at most 36500').optional(),
   status: z
     .number()
     .refine((n) => n === activeStatus || n === disabledStatus, 'must be 100 (active) or 0 (disabled)')
@@ -165,9 +167,11 @@ export class ProjectService {
           activeOperatingHours: data.activeOperatingHours,
           operatingHours: operatingHours as object | undefined,
           status: data.status,
+          retention_days: data.retention_days === undefined ? undefined : data.retention_days || null,
         },
       });
-      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields: Object.keys(data) } });
+      const fields = Object.keys(data);
+      await emit({ projectId, name: 'project.update', subject: projectId, payload: { fields }, audit: { before: auditFields(current, fields), after: auditFields(project, fields) } });
       return project;
     });
     await this.changed(projectId);

@@ -148,6 +148,9 @@ export const Request = builder.objectRef<RequestView>('Request').implement({
       resolve: (r) => parseUserAgent(r.userAgent)?.device ?? null,
     }),
     tags: t.field({ type: 'JSON', description: 'Array of {tag, color?}.', resolve: (r) => r.tags }),
+    merged_into: t.exposeString('merged_into', {
+      description: 'The request_id of the request this one was merged into (this one is then closed); null otherwise. A client of this conversation continues there.',
+    }),
     notes: t.field({
       type: [RequestNote],
       nullable: false,
@@ -330,6 +333,16 @@ builder.mutationFields((t) => {
       resolve: async (_root, args, ctx) =>
         ctx.services.requests.close(args.project_id, await memberOf(ctx, args.project_id), args.request_id),
     }),
+    mergeRequests: t.field({
+      type: Request,
+      nullable: false,
+      description:
+        'Moves the messages (with their attachments), tags and notes of the requests named in `from` into this one, in time order; each of them closes with `merged_into` pointing here. One `request.merge` event.',
+      args: { ...target, from: t.arg.stringList({ required: true, description: 'The request_ids to merge into this one (1 to 20).' }) },
+      authScopes: minRole('agent'),
+      resolve: async (_root, { project_id, request_id, from }, ctx) =>
+        ctx.services.requestMerge.merge(project_id, await memberOf(ctx, project_id), request_id, { from }),
+    }),
     reopenRequest: t.field({
       type: Request,
       nullable: false,
@@ -415,6 +428,7 @@ export const routes: RestRoutes = {
   'Mutation.createRequest': { method: 'POST', path: '/:project_id/requests' },
   'Mutation.updateRequest': { method: 'PATCH', path: '/:project_id/requests/:request_id' },
   'Mutation.closeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/close' },
+  'Mutation.mergeRequests': { method: 'POST', path: '/:project_id/requests/:request_id/merge' },
   'Mutation.reopenRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/reopen' },
   'Mutation.addRequestNote': { method: 'POST', path: '/:project_id/requests/:request_id/notes' },
   'Mutation.removeRequestNote': { method: 'DELETE', path: '/:project_id/requests/:request_id/notes' },

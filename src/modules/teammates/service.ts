@@ -1,3 +1,4 @@
+import { auditFields } from '../audit/record.js';
 import { z } from 'zod';
 import { AppError, badInput, forbidden, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
@@ -133,6 +134,7 @@ export class TeammateService {
 
   private async save(projectId: string, id: string, data: z.infer<typeof updateInput>) {
     const saved = await this.events.transaction(async (tx, emit) => {
+      const before = await tx.projectUser.findUnique({ where: { id } });
       const saved = await tx.projectUser.update({
         where: { id },
         data: {
@@ -145,7 +147,8 @@ export class TeammateService {
         },
         include: withUser,
       });
-      await emit({ projectId, name: 'project_user.update', subject: id, payload: { fields: Object.keys(data) } });
+      const fields = Object.keys(data);
+      await emit({ projectId, name: 'project_user.update', subject: id, payload: { fields }, audit: { before: before && auditFields(before, fields), after: auditFields(saved, fields) } });
       return saved;
     });
     await this.membershipChanged(projectId, saved.id_user);

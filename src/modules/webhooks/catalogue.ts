@@ -136,6 +136,11 @@ export const catalogue: Record<SubscribableName, CatalogueEntry> = {
   'request.create': { description: 'A request (conversation or ticket) was opened.', render: renderRequests, types: ['Request'] },
   'request.update': { description: 'A request changed (assignment, status, attributes...).', render: renderRequests, types: ['Request'] },
   'request.close': { description: 'A request was closed.', render: renderRequests, types: ['Request'] },
+  'request.merge': {
+    description: 'Other requests were merged into this one (payload: the surviving request; the event names the merged ones in `from`).',
+    render: renderRequests,
+    types: ['Request'],
+  },
   'lead.create': { description: 'A lead (contact) was created.', render: renderLeads, types: ['Lead'] },
   'lead.update': { description: 'A lead changed.', render: renderLeads, types: ['Lead'] },
   'project_user.invite': {

@@ -1,3 +1,4 @@
+import { auditFields } from '../audit/record.js';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { badInput, conflict, notFound, parseInput } from '../../errors.js';
@@ -142,7 +143,7 @@ export class WebhookService {
 
   async update(projectId: string, id: string, input: unknown) {
     const data = parseInput(updateInput, input);
-    await this.get(projectId, id);
+    const current = await this.get(projectId, id);
     if (data.target !== undefined) await this.checkTarget(data.target);
     const subscription = await this.events.transaction(async (tx, emit) => {
       const saved = await tx.subscription.update({
@@ -156,7 +157,8 @@ export class WebhookService {
           ...(data.enabled === false ? { enabled: false, disabledAt: new Date(), disabledReason: 'disabled by a teammate' } : {}),
         },
       });
-      await emit({ projectId, name: 'subscription.update', subject: id, payload: { fields: Object.keys(data) } });
+      const fields = Object.keys(data);
+      await emit({ projectId, name: 'subscription.update', subject: id, payload: { fields }, audit: { before: auditFields(current, fields), after: auditFields(saved, fields) } });
       return saved;
     });
     if (subscription.enabled) await this.announce(projectId);

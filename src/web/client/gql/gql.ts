@@ -98,7 +98,7 @@ type Documents = {
     "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetMessagesDocument,
     "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": typeof types.WidgetSendDocument,
     "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": typeof types.WidgetMessageEventsDocument,
-    "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": typeof types.WidgetRequestStatusDocument,
+    "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status merged_into }\n  }\n": typeof types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": typeof types.WidgetRateDocument,
 };
 const documents: Documents = {
@@ -185,7 +185,7 @@ const documents: Documents = {
     "\n  query WidgetMessages($project: String!, $request: String!) {\n    messages(project_id: $project, request_id: $request) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetMessagesDocument,
     "\n  mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {\n    sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {\n      _id sender senderFullname text type metadata attributes createdAt status receipts\n    }\n  }\n": types.WidgetSendDocument,
     "\n  subscription WidgetMessageEvents($project: String!, $request: String!, $after: Int) {\n    requestMessages(project_id: $project, request_id: $request, after: $after) {\n      seq\n      name\n      message { _id sender senderFullname text type metadata attributes createdAt status receipts }\n    }\n  }\n": types.WidgetMessageEventsDocument,
-    "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n": types.WidgetRequestStatusDocument,
+    "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status merged_into }\n  }\n": types.WidgetRequestStatusDocument,
     "\n  mutation WidgetRate($project: String!, $request: String!, $rate: Float!, $message: String) {\n    rateRequest(project_id: $project, request_id: $request, rate: $rate, rate_message: $message) { request_id rating }\n  }\n": types.WidgetRateDocument,
 };
 
@@ -524,7 +524,7 @@ export function graphql(source: "\n  subscription WidgetMessageEvents($project: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status }\n  }\n"): typeof import('./graphql.js').WidgetRequestStatusDocument;
+export function graphql(source: "\n  query WidgetRequestStatus($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) { request_id status merged_into }\n  }\n"): typeof import('./graphql.js').WidgetRequestStatusDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -706,7 +706,7 @@ export type WidgetRequestStatusQueryVariables = Exact<{
 }>;
 
 
-export type WidgetRequestStatusQuery = { request: { request_id: string, status: number } | null };
+export type WidgetRequestStatusQuery = { request: { request_id: string, status: number, merged_into: string | null } | null };
 
 export type WidgetRateMutationVariables = Exact<{
   project: string;
@@ -1897,6 +1897,7 @@ export const WidgetRequestStatusDocument = new TypedDocumentString(`
   request(project_id: $project, request_id: $request) {
     request_id
     status
+    merged_into
   }
 }
     `) as unknown as TypedDocumentString<WidgetRequestStatusQuery, WidgetRequestStatusQueryVariables>;

@@ -125,6 +125,8 @@ function Widget({ projectId }: { projectId: string }) {
     const check = () =>
       request(WidgetRequestStatus, { project: projectId, request: session.requestId }, session.token).then(
         (r) => {
+          // Merged into another conversation: the widget continues there.
+          if (r.request.merged_into) return save({ ...session, requestId: r.request.merged_into, started: true });
           const isClosed = r.request.status === 1000;
           setClosed(isClosed);
           if (!isClosed) setRated(false);

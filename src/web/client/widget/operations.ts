@@ -43,7 +43,7 @@ export const WidgetMessageEvents = graphql(`
 
 export const WidgetRequestStatus = graphql(`
   query WidgetRequestStatus($project: String!, $request: String!) {
-    request(project_id: $project, request_id: $request) { request_id status }
+    request(project_id: $project, request_id: $request) { request_id status merged_into }
   }
 `);
 
