@@ -74,6 +74,7 @@ const envSchema = z.object({
   WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  TIMER_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1s').default('1s'),
   BOT_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   BOT_SWEEP_GRACE: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
   BOT_SWEEP_WINDOW: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
@@ -235,6 +236,10 @@ export interface Config {
     concurrency: number;
     /** A delivery job whose worker stops renewing its lock for this long is taken over by another worker. */
     workerLockMs: number;
+  };
+  /** Durable timers (scheduled messages): how often each node looks for the due ones. */
+  timers: {
+    sweepIntervalMs: number;
   };
   /** The bots' sweep for visitors' messages left unanswered (a process died before the bot's turn). */
   bots: {
@@ -526,6 +531,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sweepIntervalMs: Math.max(50, durationToMs(env.WEBHOOK_SWEEP_INTERVAL)),
       concurrency: env.WEBHOOK_CONCURRENCY,
       workerLockMs: env.WEBHOOK_WORKER_LOCK_MS,
+    },
+    timers: {
+      sweepIntervalMs: Math.max(50, durationToMs(env.TIMER_SWEEP_INTERVAL)),
     },
     bots: {
       sweepIntervalMs: Math.max(50, durationToMs(env.BOT_SWEEP_INTERVAL)),
