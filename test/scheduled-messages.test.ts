@@ -88,7 +88,7 @@ describe('scheduling a message', () => {
     await schedule(requestId, { text: 'too late', scheduled_at: inMs(1500) });
     expect((await t.put(`/v3/${p.projectId}/requests/${requestId}/close`, { token: p.admin.token })).status).toBe(200);
     const skipped = await eventually(async () => {
-      const row = (await listOf(requestId))[0] as { status: string; reason: string };
+      const row = (await listOf(requestId))[0] as unknown as { status: string; reason: string };
       return row.status === 'skipped' ? row : null;
     }, 30_000);
     expect(skipped.reason).toBe('closed');
