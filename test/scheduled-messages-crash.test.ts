@@ -82,12 +82,13 @@ describe('two nodes sweeping the same database', () => {
     const env = await nodeEnvironment();
     const [a, b] = [await inProcessNode(env), await inProcessNode(env)];
     const c = await conversation(a);
-    const at = new Date(Date.now() + 1500).toISOString();
+    // All due at one instant, a little after they are all written.
+    const at = new Date(Date.now() + 15_000).toISOString();
     const texts = Array.from({ length: 30 }, (_, i) => `due together ${i}`);
-    for (const [i, text] of texts.entries()) {
-      const res = await (i % 2 ? a : b).post(`/v3/${c.projectId}/requests/${c.requestId}/scheduled_messages`, { token: c.token, body: { text, scheduled_at: at } });
-      expect(res.status).toBe(200);
-    }
+    const created = await Promise.all(
+      texts.map((text, i) => (i % 2 ? a : b).post(`/v3/${c.projectId}/requests/${c.requestId}/scheduled_messages`, { token: c.token, body: { text, scheduled_at: at } })),
+    );
+    expect(created.map((res) => res.status)).toEqual(texts.map(() => 200));
     await eventually(async () => {
       const rows = (await b.get(`/v3/${c.projectId}/requests/${c.requestId}/scheduled_messages`, { token: c.token })).body as Array<{ status: string }>;
       return rows.every((r) => r.status === 'sent') ? true : null;

@@ -58,6 +58,10 @@ beforeAll(async () => {
   p = await t.seedProject('Operations');
   await onlyAvailable(t, p, [p.agent]);
   browser = await launchBrowser();
+}, 240_000);
+
+/** The visitor writes in the widget and the agent opens the conversation in the console. */
+async function aConversation() {
   visitor = await openWidget();
   await visitor.page.getByLabel('Your message').fill('Our checkout is broken');
   await visitor.page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -65,7 +69,7 @@ beforeAll(async () => {
   requestId = await requestIdOf(visitor.page);
   agent = await openConsole(`/console/projects/${p.projectId}/conversations/${requestId}`);
   await agent.page.getByTestId('message').first().waitFor({ timeout: 20_000 });
-}, 240_000);
+}
 
 afterAll(async () => {
   for (const w of opened) expect(w.problems).toEqual([]);
@@ -75,7 +79,8 @@ afterAll(async () => {
 
 describe('a support lead operates', () => {
   it('makes a conversation urgent in the conversation, and the inbox shows it and filters by it', async () => {
-    await agent.page.getByLabel('Priority', { exact: true }).selectOption('urgent');
+    await aConversation();
+    await agent.page.getByLabel('Conversation priority').selectOption('urgent');
     const row = agent.page.locator(`[data-request-id="${requestId}"]`);
     await expect.poll(() => row.getByTestId('priority').innerText(), { timeout: 15_000 }).toBe('Urgent');
     await agent.page.screenshot({ path: `${artifacts}operations-priority.png` });

@@ -29,6 +29,7 @@ export function PriorityPicker(props: { projectId: string; requestId: string; pr
     <label className="priority-picker">
       Priority
       <select
+        aria-label="Conversation priority"
         value={priority}
         onChange={(e) => void act(() => request(SetPriority, { project: projectId, request: requestId, priority: e.target.value }, token))}
       >
