@@ -87,6 +87,7 @@ const envSchema = z.object({
   WEBHOOK_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   WEBHOOK_WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  TIMER_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1s').default('1s'),
   BOT_SWEEP_INTERVAL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 10s').default('10s'),
   BOT_SWEEP_GRACE: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
   BOT_SWEEP_WINDOW: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 1h').default('1h'),
@@ -297,6 +298,10 @@ export interface Config {
     concurrency: number;
     /** A delivery job whose worker stops renewing its lock for this long is taken over by another worker. */
     workerLockMs: number;
+  };
+  /** Durable timers (scheduled messages): how often each node looks for the due ones. */
+  timers: {
+    sweepIntervalMs: number;
   };
   /** The bots' sweep for visitors' messages left unanswered (a process died before the bot's turn). */
   bots: {
@@ -597,6 +602,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.WEBHOOK_CONCURRENCY,
       workerLockMs: env.WEBHOOK_WORKER_LOCK_MS,
     },
+    timers: {
+      sweepIntervalMs: Math.max(50, durationToMs(env.TIMER_SWEEP_INTERVAL)),
+    },
     bots: {
       sweepIntervalMs: Math.max(50, durationToMs(env.BOT_SWEEP_INTERVAL)),
       sweepGraceMs: durationToMs(env.BOT_SWEEP_GRACE),
@@ -716,6 +724,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   PROJECT_CACHE_MS: { default: "`5000`", meaning: "reuse of project records (settings, operating hours, widget); changes invalidate them at once on every node" },
   RUN_WORKERS: { default: "`true`", meaning: "run job workers inside the server process" },
   EVENT_SWEEP_INTERVAL: { default: "`2s`", meaning: "how often the consumers of the event log (webhooks, bots, e-mail) look for events past their cursors" },
+  TIMER_SWEEP_INTERVAL: { default: "1s", meaning: "how often the workers look for due timers (scheduled messages)" },
   OUTBOUND_ALLOW_PRIVATE: { default: "`false`", meaning: "allow private and loopback targets for webhooks and knowledge-base fetches" },
   OUTBOUND_ALLOWED_HOSTS: { default: "none", meaning: "comma list of hosts exempt from the address check" },
   WEBHOOK_TIMEOUT_MS: { default: "`10000`", meaning: "longest wait for a webhook target, per attempt" },

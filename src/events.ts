@@ -94,6 +94,10 @@ export const domainEvents = {
   'message.update': {
     payload: z.looseObject({ request_id: z.string(), receipt: z.unknown().optional(), by: z.string().optional(), hidden: z.boolean().optional() }),
   },
+  /** A scheduled message was not sent: its conversation closed (or went) meanwhile, or its author left. */
+  'message.scheduled_skipped': {
+    payload: z.looseObject({ request_id: z.string(), scheduled_message_id: z.string(), by: z.string(), reason: z.string() }),
+  },
   'kb.namespace.create': { payload: z.looseObject({ default: z.boolean().optional() }) },
   'kb.namespace.update': { payload: changed },
   'kb.namespace.delete': {

@@ -22,6 +22,7 @@ import { IntentService } from './modules/bots/intents.js';
 import { BotEngine } from './modules/bots/engine/engine.js';
 import { AnalyticsService } from './modules/analytics/service.js';
 import { MessageService } from './modules/messages/service.js';
+import { ScheduledMessages } from './modules/messages/scheduled.js';
 import { PresenceService } from './modules/presence/service.js';
 import { AssignmentService } from './modules/routing/assignment.js';
 import { RoutingService } from './modules/routing/service.js';
@@ -128,6 +129,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     assistant,
     assistantSummaries,
     listeners,
+    scheduledMessages: new ScheduledMessages(db, infra.eventLog, requests, messages, teammates, infra.logger, infra.config.timers.sweepIntervalMs),
   };
   services.auth.projects = projects;
   teammates.projects = projects;

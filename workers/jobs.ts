@@ -65,6 +65,9 @@ export function registerJobs(queue: JobQueue, services: Services) {
   // Renders what external bots receive; waits for the bots' turns in progress on shutdown.
   queue.runBeside(services.botEngine.backgroundTask());
 
+  // Scheduled messages: every process sweeps the due ones; each is sent once (scheduled.ts).
+  queue.runBeside(services.scheduledMessages.backgroundTask());
+
   // E-mail: the send job.
   queue.define(services.email.mailer.jobDefinition());
 

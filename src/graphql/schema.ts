@@ -20,6 +20,7 @@ import { aliases as botAliases, routes as botRoutes } from '../modules/bots/sche
 import { routes as requestRoutes } from '../modules/requests/schema.js';
 import '../modules/requests/subscription.js';
 import { routes as messageRoutes } from '../modules/messages/schema.js';
+import { routes as scheduledMessageRoutes } from '../modules/messages/scheduled-schema.js';
 import { aliases as routingAliases, routes as routingRoutes } from '../modules/routing/schema.js';
 import { routes as presenceRoutes } from '../modules/presence/schema.js';
 import { routes as analyticsRoutes } from '../modules/analytics/schema.js';
@@ -51,6 +52,7 @@ export const restRoutes = {
   ...botRoutes,
   ...requestRoutes,
   ...messageRoutes,
+  ...scheduledMessageRoutes,
   ...routingRoutes,
   ...analyticsRoutes,
   ...emailRoutes,

@@ -104,6 +104,16 @@ function timestampOf(attributes: Record<string, unknown>): Date | undefined {
 }
 
 
+export interface PostOptions {
+  /**
+   * Runs first in the post's transaction, the request locked: throws to write nothing (a scheduled
+   * message another node sent, or whose conversation closed).
+   */
+  claim?: (tx: Tx, request: Request) => Promise<void>;
+  /** Runs in the same transaction once the message is written. */
+  written?: (tx: Tx, message: Message) => Promise<void>;
+}
+
 export class MessageService {
   constructor(
     private db: Db,
@@ -149,7 +159,7 @@ export class MessageService {
    * The request row stays locked while the message is written, so a close never misses a message
    * in its transcript.
    */
-  async post(projectId: string, actor: Actor, requestId: string, input: unknown, clientAddress?: string | null): Promise<MessageRecord> {
+  async post(projectId: string, actor: Actor, requestId: string, input: unknown, clientAddress?: string | null, options: PostOptions = {}): Promise<MessageRecord> {
     checkRequestId(requestId);
     const { member } = actor;
     const data = parseInput(postInput, input);
@@ -158,7 +168,9 @@ export class MessageService {
     const details = leadDetails(data.attributes);
     const hidden = isHidden(data.attributes);
     const stamp = timestampOf(data.attributes);
-    if (this.batched && details) {
+    if (options.claim) {
+      // A scheduled send claims its row in the transaction that writes the message: the general path.
+    } else if (this.batched && details) {
       this.fellBack(projectId, requestId, { written: false, reason: 'updates_lead' });
     } else if (this.batched && parts.length === 1) {
       const outcome = await this.quick.post(projectId, { actor, requestId, ...data, ...parts[0], hidden, createdAt: stamp });
@@ -173,6 +185,10 @@ export class MessageService {
       this.events,
       async (tx, emit) => {
         let request = await lockRequest(tx, projectId, requestId);
+        if (options.claim) {
+          if (!request) throw notFound('request');
+          await options.claim(tx, request);
+        }
         if (!request) {
           if (!member) throw notFound('request');
           request = await this.requests.open(tx, emit, projectId, member, requestId, { ...data, first_text: parts[0].text }, clientAddress);
@@ -201,6 +217,7 @@ export class MessageService {
           const lead = await tx.lead.update({ where: { id: request.leadId }, data: details });
           await emit({ projectId, name: 'lead.update', subject: lead.id, payload: { fields: Object.keys(details) } });
         }
+        await options.written?.(tx, message!);
         return { ...message!, request };
       },
       isUniqueViolation,

@@ -34,11 +34,16 @@ const sortFields = [
 const computedOrders: Partial<Record<(typeof sortFields)[number], Prisma.Sql>> = {
   last_activity: Prisma.sql`COALESCE((SELECT max(m."createdAt") FROM "Message" m
     WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id"), r."createdAt")`,
+  priority: Prisma.sql`(CASE r."priority" WHEN 'urgent' THEN 4 WHEN 'hight' THEN 3 WHEN 'normal' THEN 2 WHEN 'low' THEN 1 END)`,
   waiting_since: Prisma.sql`(SELECT min(m."createdAt") FROM "Message" m
     WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id" AND m."sender" = r."createdBy"
       AND m."createdAt" > COALESCE((SELECT max(a."createdAt") FROM "Message" a
         WHERE a."id_project" = r."id_project" AND a."request_id" = r."request_id" AND a."sender" <> r."createdBy"), '-infinity'::timestamp))`,
 };
+
+/** Tiledesk's values, most pressing first: sorting by priority descending puts `urgent` first. */
+export const priorityRanks = { urgent: 4, hight: 3, normal: 2, low: 1 } as const;
+const priorityNames = Object.keys(priorityRanks) as Array<keyof typeof priorityRanks>;
 
 const channels = ['chat21', 'email', 'form', 'whatsapp', 'telegram', 'messenger'] as const;
 
@@ -97,6 +102,19 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   assignee: z.string().trim().min(1).max(200).optional(),
   hasBot: z.boolean({ message: 'must be true or false' }).optional(),
   tags: csv.optional(),
+  // Repeated (`?priority=urgent&priority=hight`) or comma-separated: any of them.
+  priority: z
+    .array(z.string())
+    .transform((values, ctx) => {
+      const list = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
+      const unknown = list.filter((v) => !(priorityNames as string[]).includes(v));
+      if (unknown.length || !list.length) {
+        ctx.addIssue({ code: 'custom', message: `must be one or more of ${priorityNames.join(', ')}` });
+        return z.NEVER;
+      }
+      return list;
+    })
+    .optional(),
   channel: z.enum(channels, { message: `must be one of ${channels.join(', ')}` }).optional(),
   snap_lead_email: z.string().trim().min(1).optional(),
   snap_lead_lead_id: z.string().trim().min(1).optional(),
@@ -126,6 +144,7 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   if (q.assignee === 'none') where.push(Prisma.sql`cardinality(r."participatingAgents") = 0`);
   else if (q.assignee) where.push(Prisma.sql`r."participatingAgents" @> ARRAY[${q.assignee === 'me' ? (callerUserId ?? '') : q.assignee}]::text[]`);
   if (q.hasBot !== undefined) where.push(Prisma.sql`r."hasBot" = ${q.hasBot}`);
+  if (q.priority) where.push(Prisma.sql`r."priority" IN (${Prisma.join(q.priority)})`);
   if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
   if (q.tags?.length) {
     const anyTag = q.tags.map((tag) => Prisma.sql`r."tags" @> ${JSON.stringify([{ tag }])}::jsonb`);

@@ -227,7 +227,7 @@ builder.queryFields((t) => ({
       project_id: t.arg.string({ required: true }),
       sortField: t.arg.string({
         description:
-          'createdAt (default), updatedAt, ticket_id, status, priority, rating, waiting_time, assigned_at, first_response_at, closed_at, last_activity (the newest message) or waiting_since (the requester\'s oldest unanswered message; direction 1: longest waiting first, answered ones last).',
+          'createdAt (default), updatedAt, ticket_id, status, priority (by rank: urgent, hight, normal, low), rating, waiting_time, assigned_at, first_response_at, closed_at, last_activity (the newest message) or waiting_since (the requester\'s oldest unanswered message; direction 1: longest waiting first, answered ones last).',
       }),
       direction: t.arg.int(),
       page: t.arg.int(),
@@ -242,6 +242,7 @@ builder.queryFields((t) => ({
       assignee: t.arg.string({ description: 'A teammate\'s user id, `me` (the caller) or `none` (no human agent serves it).' }),
       hasBot: t.arg.boolean({ description: 'true: requests a chatbot takes part in; false: the others.' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
+      priority: t.arg.stringList({ description: 'urgent, hight, normal or low; repeated or comma-separated (any of them).' }),
       channel: t.arg.string(),
       snap_lead_email: t.arg.string(),
       snap_lead_lead_id: t.arg.string(),

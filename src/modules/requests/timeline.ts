@@ -20,7 +20,14 @@ export interface TimelineEntry {
   text: string;
 }
 
-const timelineEvents = ['request.create', 'request.update', 'request.close'];
+const timelineEvents = ['request.create', 'request.update', 'request.close', 'message.scheduled_skipped'];
+
+const skipReasons: Record<string, string> = {
+  closed: 'the conversation was closed',
+  deleted: 'the conversation was deleted',
+  sender_left: 'its author left the project',
+  sender_cannot_write: 'its author may not write here any more',
+};
 
 /** Fields whose change a person reads about, by what they call them (the rest is bookkeeping). */
 const describedFields: Record<string, string> = {
@@ -77,6 +84,9 @@ function sentences(event: LoggedEvent, names: Names, closed: boolean): string[] 
   const routed = fields.includes('assignment_reason');
   const said: string[] = [];
   if (event.name === 'request.close') return [who ? `Closed by ${who}` : 'Closed'];
+  if (event.name === 'message.scheduled_skipped') {
+    return [`A message ${who ?? 'someone'} scheduled was not sent: ${skipReasons[String(payload.reason)] ?? 'it could not be sent'}`];
+  }
   if (event.name === 'request.create') said.push(who ? `${who} opened the conversation` : 'The conversation was opened');
   if (event.name === 'request.update' && closed && typeof payload.status === 'number' && payload.status !== RequestStatus.CLOSED) {
     said.push(who ? `Reopened by ${who}` : 'Reopened');

@@ -26,6 +26,8 @@ export interface BotTurn {
   parameters?: Record<string, string>;
   replies: BotReply[];
   action?: 'agent' | 'close';
+  /** The request's new priority (an answer's `\\priority:urgent`), set before any hand-off. */
+  priority?: 'urgent' | 'hight' | 'normal' | 'low';
 }
 
 export interface DialogInput {
@@ -41,6 +43,8 @@ export const formAttribute = 'chatbot_form';
 
 const commands = { '\\agent': 'agent', '\\close': 'close' } as const;
 const actionPattern = /\\(agent|close)\b/g;
+// `\priority:urgent` in an answer: the bot sets the request's priority (Tiledesk's values).
+const priorityPattern = /\\priority:(urgent|hight|normal|low)\b/g;
 // Form answers are tested against admin-written patterns: a bounded input keeps that cheap.
 const maxTestedLength = 1000;
 
@@ -83,13 +87,14 @@ function answer(intent: Intent, parameters: Record<string, unknown>): BotTurn {
 
 function finalAnswer(intent: Intent, parameters: Record<string, unknown>): BotTurn {
   const action = [...intent.answer.matchAll(actionPattern)][0]?.[1] as BotTurn['action'];
-  const text = fill(intent.answer.replace(actionPattern, ''), parameters)
+  const priority = [...intent.answer.matchAll(priorityPattern)].at(-1)?.[1] as BotTurn['priority'];
+  const text = fill(intent.answer.replace(actionPattern, '').replace(priorityPattern, ''), parameters)
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')
     .trim();
   const replies = text ? [{ text, attributes: { ...(intent.attributes as object), intentName: intent.intent_display_name } }] : [];
-  return { replies, action };
+  return { replies, action, ...(priority ? { priority } : {}) };
 }
 
 function ask(intent: Intent, form: IntentForm, field: number, text = form.fields[field].label): BotReply {

@@ -389,6 +389,7 @@ export class BotEngine {
     const turn = await respond(index, { text: message.text, first, pending: pendingForm(recent[0]?.attributes), parameters }, knowledge);
     if (turn.parameters) await this.storeParameters(request, actor, turn.parameters);
     for (const reply of turn.replies) await this.post(request, actor, message, reply);
+    if (turn.priority) await this.setPriority(request, actor, turn.priority);
     if (turn.action === 'agent') await this.handOff(request, actor, message);
     if (turn.action === 'close') await this.close(request, actor);
   }
@@ -412,6 +413,17 @@ export class BotEngine {
     this.logger.warn({ bot: actor.userId, request: request.request_id }, 'bot loop guard: the bot stops answering this request');
     await this.post(request, actor, message, { text: loopGuardNotice, attributes: { subtype: 'info', loopGuard: true } });
     return true;
+  }
+
+  /** Through the same change as an agent's edit: the request.update event and the timeline record it. */
+  private setPriority(request: Request, actor: Actor, priority: string) {
+    return this.conversations.requests.change(
+      request.id_project,
+      request.request_id,
+      null,
+      async (_tx, current) => (current.priority === priority ? null : { data: { priority }, fields: ['priority'] }),
+      actor.userId,
+    );
   }
 
   private storeParameters(request: Request, actor: Actor, values: Record<string, string>) {

@@ -11,6 +11,8 @@ import { KbFeedback, kbMarkOf } from '../shared/kb.js';
 import { AddKbContent, KnowledgeBases } from './manage-operations.js';
 import { ContactPanel } from './Contact.js';
 import { SuggestionBar, SummaryPanel } from './Assistant.js';
+import { PriorityPicker } from './priority.js';
+import { ScheduledMessages } from './ScheduledMessages.js';
 import type { View } from './router.js';
 import { useSession } from './session.js';
 import { useLatestRead } from '../shared/latest-read.js';
@@ -409,6 +411,8 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           )}
         </dl>
         <ContactPanel projectId={projectId} requestId={requestId} view={view} />
+        {details && <PriorityPicker projectId={projectId} requestId={requestId} priority={details.priority} token={token} act={act} />}
+        <ScheduledMessages projectId={projectId} requestId={requestId} token={token} closed={closed} version={details} />
         <h3>Tags</h3>
         <ul className="tag-list" aria-label="Tags">
           {tags.map((t) => (

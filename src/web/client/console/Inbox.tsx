@@ -1,3 +1,4 @@
+import { PriorityBadge, priorities, priorityLabel } from './priority.js';
 import { useCallback, useEffect, useState } from 'react';
 import { request } from '../api.js';
 import type { ConsoleInboxCountsQuery, ConsoleInboxQuery } from '../gql/graphql.js';
@@ -37,9 +38,10 @@ interface Filters {
   dept: string;
   tags: string;
   channel: string;
-  order: 'last_activity' | 'waiting_since';
+  priority: string;
+  order: 'last_activity' | 'waiting_since' | 'priority';
 }
-const noFilters: Filters = { assignee: '', dept: '', tags: '', channel: '', order: 'last_activity' };
+const noFilters: Filters = { assignee: '', dept: '', tags: '', channel: '', priority: '', order: 'last_activity' };
 const filtersKey = (userId: string, projectId: string) => `support-console:filters:${userId}:${projectId}`;
 
 function useFilters(userId: string, projectId: string) {
@@ -97,9 +99,15 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
       ...(filters.dept ? { dept: filters.dept } : {}),
       ...(filters.tags ? { tags: filters.tags } : {}),
       ...(filters.channel ? { channel: filters.channel } : {}),
+      ...(filters.priority ? { priority: [filters.priority] } : {}),
     };
     // Longest waiting first: the oldest unanswered message at the top.
-    const order = filters.order === 'waiting_since' ? { sortField: 'waiting_since', direction: 1 } : { sortField: 'last_activity', direction: -1 };
+    const order =
+      filters.order === 'waiting_since'
+        ? { sortField: 'waiting_since', direction: 1 }
+        : filters.order === 'priority'
+          ? { sortField: 'priority', direction: -1 }
+          : { sortField: 'last_activity', direction: -1 };
     request(InboxQuery, { project: projectId, ...order, ...filter, ...narrowed }, token).then(
       (r) => {
         if (!mayShow()) return;
@@ -149,6 +157,7 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
           <select value={filters.order} onChange={(e) => setFilter({ order: e.target.value as Filters['order'] })}>
             <option value="last_activity">Latest activity</option>
             <option value="waiting_since">Longest waiting</option>
+            <option value="priority">Most urgent</option>
           </select>
         </label>
       </div>
@@ -194,8 +203,19 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
               ))}
             </select>
           </label>
+          <label>
+            Priority
+            <select value={filters.priority} onChange={(e) => setFilter({ priority: e.target.value })}>
+              <option value="">any</option>
+              {priorities.map((p) => (
+                <option key={p} value={p}>
+                  {priorityLabel[p]}
+                </option>
+              ))}
+            </select>
+          </label>
           {active > 0 && (
-            <button type="button" className="link" onClick={() => setFilter({ assignee: '', dept: '', tags: '', channel: '' })}>
+            <button type="button" className="link" onClick={() => setFilter({ assignee: '', dept: '', tags: '', channel: '', priority: '' })}>
               Clear filters
             </button>
           )}
@@ -233,6 +253,7 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
                 ) : null}
               </span>
               <span className="meta">
+                <PriorityBadge priority={r.priority} />
                 {statusName(r.status)}
                 {r.hasBot ? ' · bot' : ''}
                 {r.participatingAgents.includes(userId) ? ' · mine' : ''}

@@ -26,10 +26,10 @@ export const CreateProject = graphql(`
 
 
 export const Inbox = graphql(`
-  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
-    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, limit: 100) {
+  query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String, $priority: [String!]) {
+    requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, priority: $priority, limit: 100) {
       count
-      requests { _id request_id ticket_id status first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }
+      requests { _id request_id ticket_id status priority first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }
     }
   }
 `);
@@ -102,7 +102,7 @@ export const RequestEvents = graphql(`
 export const Conversation = graphql(`
   query ConsoleConversation($project: String!, $request: String!) {
     request(project_id: $project, request_id: $request) {
-      _id request_id ticket_id status first_text participatingAgents participatingBots hasBot tags
+      _id request_id ticket_id status priority first_text participatingAgents participatingBots hasBot tags
       rating rating_message closed_at createdAt sourcePage
       agents { _id id_user { _id fullName email } }
       department { _id name }

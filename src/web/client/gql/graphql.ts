@@ -4,6 +4,44 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ConsoleScheduledMessagesQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleScheduledMessagesQuery = { scheduledMessages: Array<{ _id: string, text: string, scheduled_at: string, status: string, reason: string | null }> | null };
+
+export type ConsoleScheduleMessageMutationVariables = Exact<{
+  project: string;
+  request: string;
+  text: string;
+  at: string;
+}>;
+
+
+export type ConsoleScheduleMessageMutation = { scheduleMessage: { _id: string } };
+
+export type ConsoleEditScheduledMutationVariables = Exact<{
+  project: string;
+  request: string;
+  id: string;
+  text?: string | null | undefined;
+  at?: string | null | undefined;
+}>;
+
+
+export type ConsoleEditScheduledMutation = { updateScheduledMessage: { _id: string } };
+
+export type ConsoleCancelScheduledMutationVariables = Exact<{
+  project: string;
+  request: string;
+  id: string;
+}>;
+
+
+export type ConsoleCancelScheduledMutation = { cancelScheduledMessage: { _id: string } };
+
 export type ConsoleSuggestionsQueryVariables = Exact<{
   project: string;
   request: string;
@@ -296,10 +334,11 @@ export type ConsoleInboxQueryVariables = Exact<{
   dept?: string | null | undefined;
   tags?: string | null | undefined;
   channel?: string | null | undefined;
+  priority?: Array<string> | string | null | undefined;
 }>;
 
 
-export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
 
 export type ConsoleInboxCountsQueryVariables = Exact<{
   project: string;
@@ -382,7 +421,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -582,6 +621,15 @@ export type ConsoleSignOutMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleSignOutMutation = { signOut: { success: boolean } };
 
+export type ConsoleSetPriorityMutationVariables = Exact<{
+  project: string;
+  request: string;
+  priority: string;
+}>;
+
+
+export type ConsoleSetPriorityMutation = { updateRequest: { _id: string, priority: string } };
+
 export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -737,6 +785,49 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const ConsoleScheduledMessagesDocument = new TypedDocumentString(`
+    query ConsoleScheduledMessages($project: String!, $request: String!) {
+  scheduledMessages(project_id: $project, request_id: $request) {
+    _id
+    text
+    scheduled_at
+    status
+    reason
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleScheduledMessagesQuery, ConsoleScheduledMessagesQueryVariables>;
+export const ConsoleScheduleMessageDocument = new TypedDocumentString(`
+    mutation ConsoleScheduleMessage($project: String!, $request: String!, $text: String!, $at: String!) {
+  scheduleMessage(
+    project_id: $project
+    request_id: $request
+    text: $text
+    scheduled_at: $at
+  ) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleScheduleMessageMutation, ConsoleScheduleMessageMutationVariables>;
+export const ConsoleEditScheduledDocument = new TypedDocumentString(`
+    mutation ConsoleEditScheduled($project: String!, $request: String!, $id: String!, $text: String, $at: String) {
+  updateScheduledMessage(
+    project_id: $project
+    request_id: $request
+    id: $id
+    text: $text
+    scheduled_at: $at
+  ) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEditScheduledMutation, ConsoleEditScheduledMutationVariables>;
+export const ConsoleCancelScheduledDocument = new TypedDocumentString(`
+    mutation ConsoleCancelScheduled($project: String!, $request: String!, $id: String!) {
+  cancelScheduledMessage(project_id: $project, request_id: $request, id: $id) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCancelScheduledMutation, ConsoleCancelScheduledMutationVariables>;
 export const ConsoleSuggestionsDocument = new TypedDocumentString(`
     query ConsoleSuggestions($project: String!, $request: String!) {
   requestSuggestions(project_id: $project, request_id: $request) {
@@ -1134,7 +1225,7 @@ export const ConsoleCreateProjectDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleCreateProjectMutation, ConsoleCreateProjectMutationVariables>;
 export const ConsoleInboxDocument = new TypedDocumentString(`
-    query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String) {
+    query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String, $priority: [String!]) {
   requests(
     project_id: $project
     status: $status
@@ -1144,6 +1235,7 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
     dept_id: $dept
     tags: $tags
     channel: $channel
+    priority: $priority
     limit: 100
   ) {
     count
@@ -1152,6 +1244,7 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
       request_id
       ticket_id
       status
+      priority
       first_text
       createdAt
       updatedAt
@@ -1302,6 +1395,7 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     request_id
     ticket_id
     status
+    priority
     first_text
     participatingAgents
     participatingBots
@@ -1715,6 +1809,14 @@ export const ConsoleSignOutDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSignOutMutation, ConsoleSignOutMutationVariables>;
+export const ConsoleSetPriorityDocument = new TypedDocumentString(`
+    mutation ConsoleSetPriority($project: String!, $request: String!, $priority: String!) {
+  updateRequest(project_id: $project, request_id: $request, priority: $priority) {
+    _id
+    priority
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSetPriorityMutation, ConsoleSetPriorityMutationVariables>;
 export const FileLimitsDocument = new TypedDocumentString(`
     query FileLimits {
   fileLimits {
