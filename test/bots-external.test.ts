@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '../src/modules/webhooks/signature.js';
 import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, send } from './helpers/conversations.js';
+import { consumerCaughtUp } from './helpers/event-consumers.js';
 
 // An external bot: a local HTTP server receives each end-user message, signed like webhooks,
 // and answers through the REST API with the token that came with it.
@@ -138,14 +139,16 @@ describe('external bots', () => {
     expect(both[1].headers['webhook-id']).toBe(both[0].headers['webhook-id']);
   });
 
-  it('receive end-user messages only: not agents\' messages', async () => {
+  it('receive end-user messages only: not agents\' messages, and none once an agent has written (the bot stays silent)', async () => {
     const { departmentId } = await externalBot();
     const requestId = newRequestId();
     await send(t, p.projectId, p.guest.token, requestId, { text: 'first', departmentid: departmentId });
     await deliveredText('first');
-    await send(t, p.projectId, p.owner.token, requestId, { text: 'an agent speaking' });
     await send(t, p.projectId, p.guest.token, requestId, { text: 'second' });
     await deliveredText('second');
+    await send(t, p.projectId, p.owner.token, requestId, { text: 'an agent speaking' });
+    await send(t, p.projectId, p.guest.token, requestId, { text: 'third, to the agent' });
+    await eventually(() => consumerCaughtUp(t, 'bots', p.projectId), 20_000);
     const forThisRequest = deliveries.filter((d) => d.body.payload.recipient === requestId).map((d) => d.body.payload.text);
     expect(forThisRequest).toEqual(['first', 'second']);
   });

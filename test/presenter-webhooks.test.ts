@@ -96,6 +96,14 @@ describe('every catalogue event', () => {
     expect(await delivered('request.close', res.body._id)).toEqual(noReader(await rest(`/requests/${requestId}`)));
   });
 
+  when('request.merge', async () => {
+    const kept = await visitorMessage('first conversation');
+    const other = await visitorMessage('second conversation');
+    const res = await t.post(`/v3/${p.projectId}/requests/${kept.requestId}/merge`, { token: p.owner.token, body: { from: [other.requestId] } });
+    expect(res.status).toBe(200);
+    expect(await delivered('request.merge', res.body._id)).toEqual(noReader(await rest(`/requests/${kept.requestId}`)));
+  });
+
   when('lead.create', async () => {
     const res = await t.post(`/v3/${p.projectId}/leads`, { token: p.owner.token, body: { fullname: 'Lin', email: 'lin@example.test' } });
     expect(res.status).toBe(200);

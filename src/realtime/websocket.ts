@@ -209,13 +209,37 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
  * so the client subscribes again with `after` its last seq and receives the event once the
  * database answers.
  */
-async function* endedByOutage(results: AsyncIterable<ExecutionResult>): AsyncGenerator<ExecutionResult> {
-  for await (const result of results) {
-    const outage = result.errors?.find((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
-    if (outage) {
-      yield { errors: [outage] };
-      return;
-    }
-    yield result;
-  }
+function endedByOutage(results: AsyncIterable<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
+  // An iterator of its own rather than an async generator: a generator waiting for the source's
+  // next event cannot be returned until that event comes, so a completed subscription (the client's
+  // `complete`, a socket closing) would hold its slot until its next event.
+  const source = results[Symbol.asyncIterator]();
+  let ended = false;
+  const end = () => {
+    ended = true;
+    return source.return ? source.return() : Promise.resolve({ done: true as const, value: undefined });
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      if (ended) return { done: true, value: undefined };
+      const step = await source.next();
+      if (step.done) return step;
+      const outage = step.value.errors?.find((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
+      if (!outage) return step;
+      void end();
+      return { done: false, value: { errors: [outage] } };
+    },
+    async return() {
+      await end();
+      return { done: true, value: undefined };
+    },
+    async throw(error: unknown) {
+      ended = true;
+      if (source.throw) return source.throw(error);
+      throw error;
+    },
+  };
 }
