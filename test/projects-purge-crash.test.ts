@@ -9,10 +9,10 @@ import { loadEmbeddedImage } from './helpers/data-dir.js';
 import { nodeProcessEnv, runScript } from './helpers/script-process.js';
 
 // A deleted project's data goes by a listener on its committed `project.delete`: a node killed
-// (SIGKILL) after the deletion committed and before any purge ran leaves the event in the log, and
-// the next node purges the project. The killed node runs no workers, so its purge never starts;
-// the next one runs in this process on the same database (embedded: the same PGlite directory,
-// opened once the first process is dead).
+// (SIGKILL) after the deletion committed and before its purge ran leaves the event in the log, and
+// the next node purges the project. The killed node's purge stalls where it would start (it says
+// so, and is killed right then); the next one runs in this process on the same database
+// (embedded: the same PGlite directory, opened once the first process is dead).
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -27,7 +27,7 @@ describe('a deleted project', () => {
     if (!config.databaseUrl) await loadEmbeddedImage(path.join(config.dataDir, 'db'));
     const env = nodeProcessEnv(config, { EVENT_SWEEP_INTERVAL: '200ms' });
 
-    const first = runScript('test/helpers/bot-node-process.ts', { ...env, RUN_WORKERS: 'false' });
+    const first = runScript('test/helpers/bot-node-process.ts', { ...env, STALL_PURGE: '1' });
     cleanups.push(() => first.kill());
     const url = await first.until(() => first.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 180_000);
     const api = new TestApp(undefined as unknown as App, async () => {}, url);
@@ -36,6 +36,7 @@ describe('a deleted project', () => {
     const projectId = project.body._id as string;
     expect((await send(api, projectId, owner.token, newRequestId(), { text: 'a message to be purged' })).status).toBe(200);
     expect((await api.delete(`/v3/projects/${projectId}`, { token: owner.token })).status).toBe(200);
+    await first.until(() => first.lines().some((line) => line.stalled === 'purge' && line.project === projectId), 60_000);
     await first.kill();
 
     const next = await startServer(loadConfig(env), { inMemory: false });

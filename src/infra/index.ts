@@ -5,6 +5,7 @@ import { InProcessEventBus, RedisEventBus, type EventBus } from './event-bus.js'
 import { EventConsumers } from './event-consumers.js';
 import { EventLog } from './event-log.js';
 import { FileStore } from './file-store.js';
+import { S3FileStore } from './file-store-s3.js';
 import type { JobQueue } from './job-queue.js';
 import { BullJobQueue } from './job-queue-bullmq.js';
 import { InProcessJobQueue } from './job-queue-in-process.js';
@@ -75,8 +76,8 @@ export async function createInfrastructure(config: Config, options: Infrastructu
   }
 
   const limiters = await Limiters.open(config, logger);
-  // The S3 client is loaded only where FILES_URL asks for it: most starts never need it.
-  const s3Files = config.filesS3 ? new (await import('./file-store-s3.js')).S3FileStore(config.filesS3) : null;
+  // The S3 SDK is loaded (by init) only where FILES_URL asks for it: most starts never need it.
+  const s3Files = config.filesS3 ? new S3FileStore(config.filesS3) : null;
   const files = s3Files ?? new FileStore(config.filesDir);
   await files.init();
   if (config.databaseUrl && !config.filesS3) {
