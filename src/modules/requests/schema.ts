@@ -339,7 +339,7 @@ builder.mutationFields((t) => {
       nullable: false,
       description:
         'Moves the messages (with their attachments), tags and notes of the requests named in `from` into this one, in time order; each of them closes with `merged_into` pointing here. One `request.merge` event.',
-      args: { ...target, from: t.arg.stringList({ required: true, description: 'The request_ids to merge into this one (1 to 20).' }) },
+      args: { ...target, from: t.arg.stringList({ required: false, description: 'The request_ids to merge into this one (1 to 20; required: checked after the caller\'s role, so a stranger learns nothing of the input).' }) },
       authScopes: minRole('agent'),
       resolve: async (_root, { project_id, request_id, from }, ctx) =>
         ctx.services.requestMerge.merge(project_id, await memberOf(ctx, project_id), request_id, { from }),
