@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { runScript, type ScriptProcess } from '../test/helpers/script-process.js';
+import { nodeProcessEnv, runScript, type ScriptProcess } from '../test/helpers/script-process.js';
 import { productionConfig } from './environment.js';
 import { json, percentile, printTable } from './lib.js';
 
@@ -55,31 +55,6 @@ async function startNode(env: Record<string, string>): Promise<{ node: ScriptPro
   const node = runScript('test/helpers/node-process.ts', env);
   const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 180_000);
   return { node, url };
-}
-
-function nodeEnv(config: { databaseUrl?: string; redisUrl?: string; redisPrefix: string; dataDir: string; jwtSecret: string }) {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: config.dataDir,
-    JWT_SECRET: config.jwtSecret,
-    DATABASE_URL: config.databaseUrl,
-    REDIS_URL: config.redisUrl,
-    REDIS_PREFIX: config.redisPrefix,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    BCRYPT_ROUNDS: '4',
-    // One address and a few tokens far past a client's limits: the limiters run, and never refuse.
-    RATE_LIMIT_REQUESTS: '1000000000',
-    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
-    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
-    WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
-  })) {
-    if (value !== undefined) env[key] = value;
-  }
-  return env;
 }
 
 async function seedTeams(url: string): Promise<Team[]> {
@@ -251,7 +226,14 @@ async function scenario(name: string, nodes: number) {
   const started: Array<{ node: ScriptProcess; url: string }> = [];
   let opened: Socket[] = [];
   try {
-    const base = nodeEnv(env.config);
+    // One address and a few tokens far past a client's limits: the limiters run, and never refuse.
+    const base = nodeProcessEnv(env.config, {
+      NODE_ENV: 'production',
+      RATE_LIMIT_REQUESTS: '1000000000',
+      RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
+    });
     for (let i = 0; i < nodes; i++) started.push(await startNode(base));
     const urls = started.map((s) => s.url);
     const teams = await seedTeams(urls[0]);

@@ -25,7 +25,7 @@ import '../src/env-file.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
-import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import WebSocket from 'ws';
+import { tcpProxy } from '../test/helpers/tcp-proxy.js';
 
 const seconds = Number(process.env.CHAOS_SECONDS ?? 60);
 const posterCount = Number(process.env.CHAOS_POSTERS ?? 16);
@@ -101,57 +102,6 @@ class Member {
 /** Set once the run tears its processes down: their exits are expected. */
 let shuttingDown = false;
 
-/**
- * A TCP proxy in front of PostgreSQL, through which the nodes and workers reach the run's
- * database: `down()` resets every connection and refuses new ones until `up()`, as a restart does;
- * `hang()` stops forwarding (connections stay open) until `resume()`.
- */
-async function postgresProxy(target: { host: string; port: number }) {
-  const pairs = new Set<[Socket, Socket]>();
-  let refusing = false;
-  let hanging = false;
-  const held: Array<() => void> = [];
-  const server = createServer((client) => {
-    if (refusing) return client.resetAndDestroy();
-    const upstream = createConnection(target);
-    const pair: [Socket, Socket] = [client, upstream];
-    pairs.add(pair);
-    const forward = (from: Socket, to: Socket) =>
-      from.on('data', (chunk: Buffer) => (hanging ? held.push(() => to.write(chunk)) : to.write(chunk)));
-    forward(client, upstream);
-    forward(upstream, client);
-    const end = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    down() {
-      refusing = true;
-      for (const [client, upstream] of pairs) {
-        client.resetAndDestroy();
-        upstream.destroy();
-      }
-      pairs.clear();
-    },
-    up: () => (refusing = false),
-    hang: () => (hanging = true),
-    resume() {
-      hanging = false;
-      for (const write of held.splice(0)) write();
-    },
-    close() {
-      this.down();
-      server.close();
-    },
-  };
-}
-
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -169,7 +119,9 @@ await admin.connect();
 await admin.query(`CREATE DATABASE "${databaseName}"`);
 const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString();
 const adminAddress = new URL(adminUrl);
-const pgProxy = await postgresProxy({ host: adminAddress.hostname, port: Number(adminAddress.port || 5432) });
+// The nodes and workers reach the run's database through a TCP proxy of this run (test/helpers/tcp-proxy.ts):
+// `down()` resets every connection and refuses new ones until `up()`, as a restart does; `hang()` stops forwarding.
+const pgProxy = await tcpProxy({ host: adminAddress.hostname, port: Number(adminAddress.port || 5432) });
 /** What the nodes and workers use: the run's database through the proxy. */
 const proxiedDatabaseUrl = Object.assign(new URL(databaseUrl), { port: String(pgProxy.port) }).toString();
 const redisPort = await freePort();
