@@ -73,7 +73,7 @@ export function SuggestionBar({ projectId, requestId, token, refresh, onInsert }
 }
 
 /** The conversation's summary (made on a bot's hand-over, or now on request), at the top of the conversation. */
-export function SummaryPanel({ projectId, requestId, token }: { projectId: string; requestId: string; token: string | null }) {
+export function SummaryPanel({ projectId, requestId, recordId, token }: { projectId: string; requestId: string; recordId: string | undefined; token: string | null }) {
   const [summary, setSummary] = useState<Stored | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -86,8 +86,8 @@ export function SummaryPanel({ projectId, requestId, token }: { projectId: strin
     );
   }, [projectId, requestId, token, begin]);
   useEffect(load, [load]);
-  // A summary made on a hand-over arrives as a request.update.
-  useProjectEvents(projectId, (name) => name === 'request.update', load);
+  // A summary made on a hand-over arrives as a request.update of this request (its record id).
+  useProjectEvents(projectId, (name, subject) => name === 'request.update' && subject === recordId, load);
 
   async function summarise() {
     setBusy(true);

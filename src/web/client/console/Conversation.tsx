@@ -255,7 +255,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           )}
         </div>
       </header>
-      <SummaryPanel projectId={projectId} requestId={requestId} token={token} />
+      <SummaryPanel projectId={projectId} requestId={requestId} recordId={details?._id} token={token} />
       {error && <p role="alert" className="error">{error}</p>}
       {notice && !error && <p role="status" className="notice">{notice}</p>}
       <ol className="messages" ref={list} aria-live="polite" aria-label="Messages" data-testid="messages">

@@ -8,7 +8,7 @@ import { useSession } from './session.js';
  * message change is one), and `onResync` after a reconnect that left no cursor to resume from.
  * Several events in a burst call `onEvent` once, 25 ms after the first.
  */
-export function useProjectEvents(projectId: string, matches: (name: string) => boolean, onEvent: () => void) {
+export function useProjectEvents(projectId: string, matches: (name: string, subject: string) => boolean, onEvent: () => void) {
   const { live } = useSession();
   const latest = useRef({ matches, onEvent });
   latest.current = { matches, onEvent };
@@ -27,7 +27,7 @@ export function useProjectEvents(projectId: string, matches: (name: string) => b
       { project: projectId },
       (d) => d.projectEvents.seq,
       (d) => {
-        if (latest.current.matches(d.projectEvents.name)) schedule();
+        if (latest.current.matches(d.projectEvents.name, d.projectEvents.subject)) schedule();
       },
       schedule,
     );
