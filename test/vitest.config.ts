@@ -9,7 +9,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Each run leaves its report for `npm run figures` (src/cli/figures.ts), by mode and part.
     reporters: ['default', 'json'],
-    outputFile: { json: `test/artifacts/suite-${process.env.DATABASE_URL ? 'production' : 'embedded'}${process.argv.some((a) => a.startsWith('test/e2e')) ? '-e2e' : ''}.json` },
+    outputFile: { json: `test/artifacts/suite-${process.env.DATABASE_URL ? 'production' : 'embedded'}${process.argv.includes('test/e2e') ? '-e2e' : ''}.json` },
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: 'forks',
