@@ -107,11 +107,11 @@ describe('the agent workspace', () => {
   it("turns the agent's ticks to seen when the visitor has the chat open, and the visitor's when the agent reads", async () => {
     const { visitor, agent } = await conversation('Where is my order?');
     // The agent's view marks the visitor's message seen.
-    await expect.poll(() => visitor.page.locator('.sw-receipt').last().getAttribute('aria-label'), { timeout: 5_000 }).toBe('Seen');
+    await expect.poll(() => visitor.page.locator('.sw-receipt').last().getAttribute('aria-label'), { timeout: 10_000 }).toBe('Seen');
     await agent.page.getByLabel('Reply', { exact: true }).fill('It ships today.');
     await agent.page.getByRole('button', { name: 'Send', exact: true }).click();
     const tick = agent.page.getByTestId('message').last().locator('.receipt');
-    await expect.poll(() => tick.getAttribute('aria-label'), { timeout: 5_000 }).toBe('Seen');
+    await expect.poll(() => tick.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Seen');
     await agent.page.screenshot({ path: `${artifacts}workspace-receipts.png` });
     expect(visitor.problems).toEqual([]);
     expect(agent.problems).toEqual([]);
