@@ -12,6 +12,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import { applyMigrations } from './migrate.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 import { inRequestTransaction, routedDb } from './request-transaction.js';
 import { withRevisions, type Db, type Tx } from './client.js';
 
@@ -286,6 +287,19 @@ function embeddedEngineAssets() {
   return embeddedEngine;
 }
 
+async function untilDatabaseAnswers<T>(work: () => Promise<T>, forMs: number, logger: Logger): Promise<T> {
+  const deadline = Date.now() + forMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() >= deadline || !isDatabaseUnavailable(error)) throw error;
+      logger.warn({ err: (error as Error).message }, 'the database does not answer yet; trying again in 1 s');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
   let pool: pg.Pool | undefined;
@@ -332,7 +346,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
 
-  const applied = await applyMigrations(adapter);
+  // A node starting while PostgreSQL restarts or hangs (a failover, a cluster coming up together)
+  // waits for it, up to a minute, rather than exiting: what its supervisor would otherwise do.
+  const applied = await untilDatabaseAnswers(() => applyMigrations(adapter), kind === 'postgres' ? 60_000 : 0, options.logger);
   if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
 
   // A transaction waits for a connection as long as a statement does (DATABASE_CONNECT_TIMEOUT_MS),
