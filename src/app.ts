@@ -18,6 +18,7 @@ import type { Yoga } from './http/yoga.js';
 import { graphqlLane } from './http/graphql-lane.js';
 import { chunkedBodyLane } from './http/chunked-lane.js';
 import { clientAddress, contextAddress, contextIp, trustProxies, useClientAddress } from './http/client-address.js';
+import { ConnectionCap } from './http/connection-cap.js';
 import { apiBudget, rateLimitGate, type ApiBudget } from './http/rate-limit.js';
 import { idempotencyLane } from './http/idempotency.js';
 import { IdempotencyKeys } from './infra/idempotency.js';
@@ -41,8 +42,10 @@ export interface App {
   infra: Infrastructure;
   /** Shutdown state: once draining, /ready answers 503 and answers close their connections. */
   lifecycle: Lifecycle;
-  /** The rate limit every request and websocket operation is charged to. */
+  /** The rate limit every request, websocket connection and operation is charged to. */
   budget: ApiBudget;
+  /** The per-address cap of HTTP connections, attached to the node's server by startServer. */
+  connections: ConnectionCap;
 }
 
 /**
@@ -118,9 +121,11 @@ export function buildApp(infra: Infrastructure): App {
   const budget = apiBudget({
     limits: config.rateLimit,
     limiters: infra.limiters,
-    isVouched: (credential) => services.auth.isVouched(credential),
+    accountOf: (credential) => services.auth.accountOf(credential),
   });
-  const gate = rateLimitGate(budget, '/graphql');
+  // Connections over the per-address cap are answered 503 before the rate limit charges anyone.
+  const connections = new ConnectionCap(config.http.maxConnectionsPerAddress);
+  const gate = connections.gate(rateLimitGate(budget, '/graphql'));
   // POSTs with an Idempotency-Key run through the lanes once, then answer again from the database.
   const keyed = idempotencyLane({
     lanes,
@@ -147,5 +152,5 @@ export function buildApp(infra: Infrastructure): App {
           trustProxies(req, trustProxy);
           answer(req, res);
         };
-  return { yoga, listener, services, infra, lifecycle, budget };
+  return { yoga, listener, services, infra, lifecycle, budget, connections };
 }

@@ -48,6 +48,8 @@ const envSchema = z.object({
   // websocket, and over all the websockets of one token on this node.
   WS_MAX_OPERATIONS_PER_SOCKET: z.coerce.number().int().positive().default(100),
   WS_MAX_OPERATIONS_PER_TOKEN: z.coerce.number().int().positive().default(500),
+  // Websockets one account (or, for sockets without a token, one address) holds open at once on this node.
+  WS_MAX_SOCKETS_PER_ACCOUNT: z.coerce.number().int().positive().default(32),
   // How far back (in events of the project) a subscription may resume with `after`.
   REALTIME_REPLAY_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
   PRESENCE_TTL: z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration such as 30s').default('30s'),
@@ -249,6 +251,8 @@ export interface Config {
   wsMaxPayloadBytes: number;
   /** Operations open at once per websocket, and per token over its websockets on this node; more are refused (429). */
   wsMaxOperations: { perSocket: number; perToken: number };
+  /** Websockets one account (sockets without a token: one address) holds open at once on this node. */
+  wsMaxSocketsPerAccount: number;
   /** A subscription's `after` may be at most this many events behind the project's latest. */
   replayMaxEvents: number;
   /** A websocket not refreshed for this long (its node died) no longer keeps its teammate online. */
@@ -434,6 +438,13 @@ export interface HttpSettings {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxConnectionsPerAddress: number;
+  /**
+   * How long an idle keep-alive connection is kept. Longer than clients' and load balancers' own
+   * (60 s is common), so that the client closes it first: a node closing a connection the client
+   * is reusing at that moment resets the request sent on it (ECONNRESET), which a stalled event
+   * loop makes likely with node's default of 5 s.
+   */
+  keepAliveTimeoutMs: number;
 }
 
 const origin = /^https?:\/\/[^/\s,*]+$/i;
@@ -498,6 +509,7 @@ const httpEnvSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(65_000),
   TRUST_PROXY: trustProxyValue.default(() => ({ kind: 'none' as const })),
 });
 
@@ -518,6 +530,7 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
     // Node requires it to be at least the headers' timeout.
     requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
     maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   };
 }
 
@@ -559,6 +572,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     wsMaxPayloadBytes: env.WS_MAX_PAYLOAD_BYTES,
     wsMaxOperations: { perSocket: env.WS_MAX_OPERATIONS_PER_SOCKET, perToken: env.WS_MAX_OPERATIONS_PER_TOKEN },
+    wsMaxSocketsPerAccount: env.WS_MAX_SOCKETS_PER_ACCOUNT,
     replayMaxEvents: env.REALTIME_REPLAY_MAX_EVENTS,
     presenceTtlMs: Math.max(300, durationToMs(env.PRESENCE_TTL)),
     graphql: {
@@ -704,6 +718,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   WS_MAX_PAYLOAD_BYTES: { default: "`65536`", meaning: "largest websocket frame" },
   WS_MAX_OPERATIONS_PER_SOCKET: { default: "`100`", meaning: "operations (subscriptions, and queries or mutations still running) open at once on one websocket; more are refused with `TOO_MANY_REQUESTS`" },
   WS_MAX_OPERATIONS_PER_TOKEN: { default: "`500`", meaning: "operations open at once over all the websockets of one token on one node; more are refused likewise" },
+  WS_MAX_SOCKETS_PER_ACCOUNT: { default: "`32`", meaning: "websockets one account holds open at once on one node (every token of it; sockets without a token: per client address); one more is closed with 4429 and a reason" },
   REALTIME_REPLAY_MAX_EVENTS: { default: "`10000`", meaning: "how far back (in events of the project) a subscription may resume with `after`" },
   PRESENCE_TTL: { default: "`30s`", meaning: "how long a teammate stays online without a heartbeat from a live connection (Redis key TTL)" },
   GRAPHQL_MAX_DEPTH: { default: "`15`", meaning: "deepest data query (each field, inline fragment and fragment spread is a level; introspection does not count)" },
@@ -715,7 +730,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   SIGNIN_ADDRESS_MAX_FAILURES: { default: "`100`", meaning: "failures from one address, over all accounts, per window" },
   SIGNIN_ACCOUNT_MAX_FAILURES: { default: "`50`", meaning: "failures of one account, from all addresses, per window" },
   SIGNIN_WINDOW_SECONDS: { default: "`86400`", meaning: "how long failures are counted (at most 20 days, as are the lock times)" },
-  RATE_LIMIT_REQUESTS: { default: "`600`", meaning: "requests per window for each token" },
+  RATE_LIMIT_REQUESTS: { default: "`600`", meaning: "requests per window for each account: every token of it, its API calls, websocket connections and operations together" },
   RATE_LIMIT_ANONYMOUS_REQUESTS: { default: "`1200`", meaning: "requests per window for each client address, for calls without a verified credential" },
   RATE_LIMIT_WINDOW_SECONDS: { default: "`60`", meaning: "the rate-limit window" },
   AUTH_CACHE_MS: { default: "`5000`", meaning: "reuse of account, token and membership lookups; changes invalidate them at once on every node" },
@@ -783,6 +798,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   SHUTDOWN_TIMEOUT_MS: { default: "`10000`", meaning: "deadline for requests in flight once the node stops accepting" },
   HTTP_HEADERS_TIMEOUT_MS: { default: "`10000`", meaning: "a request's headers must arrive within this long, or its connection is closed with 408 (slow clients, slowloris)" },
   HTTP_REQUEST_TIMEOUT_MS: { default: "`120000`", meaning: "a whole request, body included, must arrive within this long, or its connection is closed with 408 (uploads over slow links need it long enough)" },
-  HTTP_MAX_CONNECTIONS_PER_ADDRESS: { default: "`256`", meaning: "connections one client address may hold open at once (websockets included); more are closed as they open. `0`: no cap, for a node behind a reverse proxy, where every connection comes from the proxy (set the proxy's own limits)" },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: { default: "`65000`", meaning: "how long an idle keep-alive connection is kept open; above the clients' and load balancers' own (often 60 s), so that they close first and never reuse a connection the node is closing (which resets the request sent on it)" },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: { default: "`256`", meaning: "HTTP connections one client address may hold open at once (websockets are counted per account instead: `WS_MAX_SOCKETS_PER_ACCOUNT`), and websockets it may hold awaiting their `connection_init`. At the cap the address's oldest idle keep-alive connection is closed to make room; when none is idle, the new connection's request is answered 503 with `Retry-After` and the connection closed. `0`: no cap, for a node behind a reverse proxy, where every connection comes from the proxy (set the proxy's own limits)" },
   TRUST_PROXY: { default: "off", meaning: "whose `X-Forwarded-For` names the client (throttles, rate limits, geo lookup): `false`, `true`, a number of hops, or proxy addresses and ranges (see Client addresses behind proxies)" },
 };

@@ -20,14 +20,19 @@ export async function startServer(config: Config, options: InfrastructureOptions
   registerJobs(infra.queue, app.services);
   if (config.runWorkers) await infra.queue.startWorkers();
 
-  const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress } = config.http;
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
   const server = createServer(
     // Checked every second rather than every 30 s (node's default), so the timeouts hold to about a second.
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) },
     app.listener,
   );
-  if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress);
-  const ws = attachWebSocket(server, app, { maxPayload: config.wsMaxPayloadBytes, maxOperations: config.wsMaxOperations });
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  app.connections.attach(server);
+  const ws = attachWebSocket(server, app, {
+    maxPayload: config.wsMaxPayloadBytes,
+    maxOperations: config.wsMaxOperations,
+    maxSockets: { perAccount: config.wsMaxSocketsPerAccount, awaitingInitPerAddress: config.http.maxConnectionsPerAddress },
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
@@ -45,29 +50,6 @@ export async function startServer(config: Config, options: InfrastructureOptions
       return closing;
     },
   };
-}
-
-/**
- * At most `cap` connections open at once from one address: one more is closed as it opens, before
- * anything is read from it. Against a client opening thousands of connections and trickling
- * bytes down each (slowloris); the headers and request timeouts end each such connection.
- */
-function capConnectionsPerAddress(server: Server, cap: number) {
-  const open = new Map<string, number>();
-  server.on('connection', (socket) => {
-    const address = socket.remoteAddress ?? '';
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > cap) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
-  });
 }
 
 /**

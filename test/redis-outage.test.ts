@@ -51,7 +51,8 @@ describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
   beforeAll(async () => {
     ({ redis, port } = await startRedisOnFreePort(ports));
     // A publish or enqueue waits at most this long for a Redis that does not answer (default 1 s).
-    const started = await createTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '500' });
+    // (The rate limit is out of the way of the posters of the restart test.)
+    const started = await createTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '500', RATE_LIMIT_REQUESTS: '1000000' });
     t = started.client;
     url = started.server.url;
     p = await t.seedProject('Outage');
@@ -122,6 +123,42 @@ describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
     for (const id of written) await resumed.waitFor((e) => e.subject === id);
   });
 
+  it('answers every post of 40 clients posting through a Redis restart, none with a reset connection, each stored once', async () => {
+    const requestId = await openRequest(t, p);
+    let posting = true;
+    let answered = 0;
+    const statuses: number[] = [];
+    const failures: string[] = [];
+    const poster = async (k: number) => {
+      for (let n = 0; posting; n++) {
+        try {
+          const reply = await send(t, p.projectId, p.admin.token, requestId, { text: `through the restart ${k}-${n}` });
+          statuses.push(reply.status);
+          if (reply.status === 200) answered++;
+        } catch (error) {
+          failures.push(String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message));
+        }
+      }
+    };
+    const posters = Array.from({ length: 40 }, (_, k) => poster(k));
+    try {
+      await eventually(() => answered >= 100, 20_000);
+      await killRedis(redis);
+      const down = answered;
+      await eventually(() => answered >= down + 100, 20_000);
+      await restoreRedis();
+      const back = answered;
+      await eventually(() => answered >= back + 200, 20_000);
+    } finally {
+      posting = false;
+      await Promise.all(posters);
+    }
+    expect(failures).toEqual([]);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const stored = await t.infra.database.prisma.message.count({ where: { id_project: p.projectId, text: { startsWith: 'through the restart ' } } });
+    expect(stored).toBe(answered);
+  });
+
   it('offers the waiting requests to an agent who became available while Redis was down', async () => {
     await onlyAvailable(t, p, []);
     const requestId = await openRequest(t, p);
@@ -158,9 +195,12 @@ describe.skipIf(!productionMode)('a production node whose Redis fails', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     const [me] = await subscribe(socket.client, '{ me { _id } }').take(1);
     expect(me._id).toBe(p.agent.userId);
+    // Its presence could not be written (not merely queued until Redis returns).
+    await eventually(() => t.services.presence.unwritten > 0, 10_000);
 
     await restoreRedis();
-    await eventually(async () => (await presence()) === 'online', 30_000);
+    // Retried every half second, not at the next heartbeat (a third of PRESENCE_TTL, 10 s, away).
+    await eventually(async () => (await presence()) === 'online', 2_500);
   });
 
   it('answers /ready with 503 within its deadline while Redis is busy and does not answer', async () => {

@@ -6,10 +6,11 @@ import { clientAddress } from './client-address.js';
 import { writeReply } from './node-request.js';
 
 // API-wide rate limits, applied where node hands over each request, ahead of every lane and of
-// yoga, so no path escapes them (health checks excepted). A request is charged to its credential
-// once that credential has verified on this node (then the per-token limit applies), and to its
-// client address otherwise: calls without credentials, and a credential not yet seen valid, so a
-// made-up token buys no budget of its own. Every answer carries RateLimit-Limit,
+// yoga, so no path escapes them (health checks excepted). A request is charged to the account of
+// its credential once that credential has verified on this node (then the per-account limit
+// applies: every token of an account, and its websocket connections, share one budget), and to
+// its client address otherwise: calls without credentials, and a credential not yet seen valid,
+// so a made-up token buys no budget of its own. Every answer carries RateLimit-Limit,
 // RateLimit-Remaining and RateLimit-Reset (seconds); a refused request gets 429
 // TOO_MANY_REQUESTS with Retry-After. Websocket operations are charged to the same budget
 // (src/realtime/websocket.ts): a refused one gets an `error` for that operation, with the same code.
@@ -28,8 +29,8 @@ export type RequestGate = (req: IncomingMessage, res: ServerResponse, answerHead
 export interface RateLimitOptions {
   limits: Config['rateLimit'];
   limiters: Limiters;
-  /** True for a credential (what follows the scheme) that verified on this node. */
-  isVouched(credential: string): boolean;
+  /** The account of a credential (what follows the scheme) that verified on this node; null for any other. */
+  accountOf(credential: string): string | null;
   graphqlEndpoint: string;
 }
 
@@ -41,24 +42,25 @@ export interface Charge extends Allowance {
 }
 
 /**
- * The API's budget: per verified credential, else per client address. One per process, shared by
- * every transport (HTTP REST, HTTP GraphQL and each websocket operation), so no transport is a way
- * around it.
+ * The API's budget: per account of a verified credential, else per client address. One per
+ * process, shared by every transport (HTTP REST, HTTP GraphQL, each websocket connection and
+ * operation), so no transport is a way around it.
  */
 export interface ApiBudget {
-  /** Charges one request or operation to `authorization`'s credential (when vouched) or to `address`. */
+  /** Charges one request, connection or operation to `authorization`'s account (when vouched) or to `address`. */
   take(authorization: string | undefined, address: string): Charge;
 }
 
-export function apiBudget({ limits, limiters, isVouched }: Omit<RateLimitOptions, 'graphqlEndpoint'>): ApiBudget {
+export function apiBudget({ limits, limiters, accountOf }: Omit<RateLimitOptions, 'graphqlEndpoint'>): ApiBudget {
   const shared = (name: string, points: number) =>
     limiters.shared ? limiters.counter({ name, points, durationSeconds: limits.windowSeconds }) : null;
-  const tokens = new BatchedLimit(limits.requests, limits.windowSeconds, shared('api-token', limits.requests));
+  const accounts = new BatchedLimit(limits.requests, limits.windowSeconds, shared('api-account', limits.requests));
   const addresses = new BatchedLimit(limits.anonymousRequests, limits.windowSeconds, shared('api-address', limits.anonymousRequests));
   return {
     take(authorization, address) {
       const credential = credentialOf(authorization);
-      if (credential !== null && isVouched(credential)) return { ...tokens.take(credential), limit: limits.requests };
+      const account = credential === null ? null : accountOf(credential);
+      if (account !== null) return { ...accounts.take(account), limit: limits.requests };
       return { ...addresses.take(address), limit: limits.anonymousRequests };
     },
   };
@@ -80,7 +82,7 @@ export function rateLimitGate(budget: ApiBudget, graphqlEndpoint: string): Reque
       'ratelimit-reset': String(charge.resetSeconds),
     };
     if (charge.allowed) return headers;
-    refuse(req, res, { ...answerHeaders, ...headers }, rateLimited(charge), pathname === graphqlEndpoint);
+    answerRefusal(req, res, { ...answerHeaders, ...headers, 'retry-after': headers['ratelimit-reset'] }, rateLimited(charge), pathname === graphqlEndpoint);
     return false;
   };
 }
@@ -92,15 +94,15 @@ function credentialOf(header: string | undefined): string | null {
   return space < 0 ? null : header.slice(space + 1);
 }
 
-function refuse(req: IncomingMessage, res: ServerResponse, headers: RateLimitHeaders, error: AppError, graphql: boolean) {
-  // The body is not read: node discards it, keeping the connection.
+/** Answers a request a gate refused (`headers` include its Retry-After), as REST or GraphQL over HTTP. */
+export function answerRefusal(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, error: AppError, graphql: boolean) {
+  // The body is not read: node discards it, keeping the connection (unless told to close it).
   req.resume();
-  const retryAfter = headers['ratelimit-reset'];
   const { status, body } = toErrorBody(error);
   const payload = graphql ? { errors: [{ message: body.message, extensions: { code: body.code } }] } : body;
   writeReply(res, {
     status,
-    headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'retry-after': retryAfter },
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify(payload),
   });
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { WebSocketServer } from 'ws';
@@ -8,6 +9,8 @@ import { clientAddress, trustProxies } from '../http/client-address.js';
 import { rateLimited } from '../http/rate-limit.js';
 import { AppError, asClientError } from '../errors.js';
 import { at, tokenExpiry } from './token-expiry.js';
+import { refuseUpgrade, SocketCaps, type SocketLimits } from './socket-caps.js';
+import { accountKey } from '../modules/auth/service.js';
 
 // graphql-ws on the GraphQL path. Operations run through yoga's enveloped pipeline, so they get
 // the same context, auth scopes and limits as HTTP. The token travels in connection_init. Each
@@ -44,16 +47,32 @@ export interface WebSocketOptions {
   maxPayload: number;
   /** Operations open at once per socket, and per token over its sockets on this node. */
   maxOperations: { perSocket: number; perToken: number };
+  /** Sockets open at once per account, and awaiting their connection_init per address. */
+  maxSockets: SocketLimits;
 }
 
-export function attachWebSocket(server: Server, app: App, { maxPayload, maxOperations }: WebSocketOptions) {
+/** graphql-ws's code for a socket closed for going over a limit ("too many requests"). */
+const tooManyClose = 4429;
+
+export function attachWebSocket(server: Server, app: App, { maxPayload, maxOperations, maxSockets }: WebSocketOptions) {
   // One message of a socket per turn of the event loop (not the hundreds one read brings at once):
   // a socket flooding messages cannot hold up other sockets and requests (/health), and while its
   // messages wait, ws stops reading from it.
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload, allowSynchronousEvents: false });
-  // Before ws takes the upgrade: the socket's requests name their client as the app's do (TRUST_PROXY).
+  const wss = new WebSocketServer({ noServer: true, path: '/graphql', maxPayload, allowSynchronousEvents: false });
+  const caps = new SocketCaps(maxSockets);
   const { trustProxy } = app.infra.config.http;
-  if (trustProxy.kind !== 'none') server.prependListener('upgrade', (req: IncomingMessage) => trustProxies(req, trustProxy));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // The socket's requests name their client as the app's do (TRUST_PROXY).
+    if (trustProxy.kind !== 'none') trustProxies(req, trustProxy);
+    const address = clientAddress(req);
+    if (app.connections.isOver(req.socket)) return refuseUpgrade(req, socket, app.connections.refusal());
+    const refused = caps.upgradeRefusal(address);
+    if (refused) return refuseUpgrade(req, socket, new AppError('TOO_MANY_REQUESTS', refused, { headers: { 'Retry-After': '1' } }));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      caps.opened(ws, address);
+      wss.emit('connection', ws, req);
+    });
+  });
   const { logger } = app.infra;
   /** Operations open per token (its Authorization), over this node's sockets. */
   const openPerToken = new Map<string, number>();
@@ -117,13 +136,26 @@ export function attachWebSocket(server: Server, app: App, { maxPayload, maxOpera
     {
       onConnect: async (ctx) => {
         const authorization = authorizationFrom(ctx.connectionParams);
-        if (!authorization) return true; // anonymous sockets may only use public fields
+        const address = clientAddress(ctx.extra.request);
         let principal;
-        try {
-          principal = await app.services.auth.authenticate(authorization, clientAddress(ctx.extra.request));
-        } catch {
-          return false; // closes with 4403 Forbidden
+        if (authorization) {
+          try {
+            principal = await app.services.auth.authenticate(authorization, address);
+          } catch {
+            return false; // closes with 4403 Forbidden
+          }
         }
+        // A connection is charged to the account's budget (or the address's) like a request, and
+        // an account holds a bounded number of sockets; over either, the socket closes with 4429.
+        const charge = app.budget.take(authorization, address);
+        const overLimit = !charge.allowed
+          ? rateLimited(charge).message
+          : caps.initialised(ctx.extra.socket, principal ? accountKey.of(principal) : `address:${address}`);
+        if (overLimit) {
+          ctx.extra.socket.close(tooManyClose, overLimit);
+          return false;
+        }
+        if (!authorization) return true; // anonymous sockets may only use public fields
         ctx.extra.authorization = authorization;
         if (principal && !principal.anonymous && !principal.bot) {
           // Written in the background: a Redis outage delays presence, never the socket.

@@ -98,6 +98,15 @@ function tokenError(error: unknown, token: string): AppError {
   return jwt.decode(token) === null ? unauthenticated('invalid token') : new CredentialRejected('invalid token');
 }
 
+/** The account a principal acts as, for budgets and caps counted per account rather than per token. */
+export const accountKey = {
+  user: (userId: string) => `user:${userId}`,
+  bot: (botId: string) => `bot:${botId}`,
+  apiKey: (keyId: string) => `key:${keyId}`,
+  of: (principal: Pick<Principal, 'userId' | 'bot' | 'apiKey'>) =>
+    principal.bot ? accountKey.bot(principal.bot.id) : principal.apiKey ? accountKey.apiKey(principal.apiKey.id) : accountKey.user(principal.userId),
+};
+
 export class AuthService {
   /** The projects' state (src/modules/projects): visitors do not sign in to a disabled or deleted project. */
   projects?: { assertOpen(projectId: string): Promise<{ id: string }> };
@@ -105,11 +114,12 @@ export class AuthService {
   /** Successful Basic credentials, by digest, so each request does not pay a bcrypt comparison. */
   private basicCache = new Map<string, { userId: string; expires: number }>();
   /**
-   * Credentials (a token, or a Basic value) that verified here, until they expire: the API rate
-   * limit charges a request to its credential only once it is one of these, and to its client
-   * address before, so a made-up token buys no budget of its own.
+   * Credentials (a token, an API key, or a Basic value) that verified here, until they expire,
+   * with the account each stands for: the API rate limit charges a request to its credential's
+   * account only once the credential is one of these, and to its client address before, so a
+   * made-up token buys no budget of its own, and ten sign-ins of one account share one budget.
    */
-  private vouched = new Map<string, number>();
+  private vouched = new Map<string, { until: number; account: string }>();
 
   /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
   private users: TtlCache<string, UserRecord>;
@@ -517,15 +527,18 @@ export class AuthService {
     }
   }
 
-  /** True while `credential` (what follows the scheme in an Authorization header) is one that verified here. */
-  isVouched(credential: string, now = Date.now()): boolean {
-    const until = this.vouched.get(credential);
-    return until !== undefined && until > now;
+  /**
+   * The account `credential` (what follows the scheme in an Authorization header) stands for
+   * (`user:<id>`, `bot:<id>`, `key:<id>`) while it is one that verified here; null otherwise.
+   */
+  accountOf(credential: string, now = Date.now()): string | null {
+    const vouched = this.vouched.get(credential);
+    return vouched !== undefined && vouched.until > now ? vouched.account : null;
   }
 
-  private vouch(credential: string, until: number) {
+  private vouch(credential: string, until: number, account: string) {
     if (this.vouched.size >= 100_000) this.vouched.clear();
-    this.vouched.set(credential, until);
+    this.vouched.set(credential, { until, account });
   }
 
   /**
@@ -558,14 +571,14 @@ export class AuthService {
       throw unauthenticated(signedOut);
     }
     this.verifiedTokens.set(token, { userId, expires, version, id });
-    this.vouch(token, expires);
+    this.vouch(token, expires, accountKey.user(userId));
     return this.principalFor(userId, version, { id, expires }, account.user);
   }
 
   /** A project API key (the key service counts failed checks against the key's id and the address, as for passwords). */
   private async fromApiKey(credential: string, clientIp: string): Promise<Principal> {
     const principal = await this.apiKeys!.authenticate(credential, clientIp);
-    this.vouch(credential, Date.now() + basicCacheMs);
+    this.vouch(credential, Date.now() + basicCacheMs, accountKey.of(principal));
     return principal;
   }
 
@@ -587,7 +600,7 @@ export class AuthService {
     } catch (error) {
       throw tokenError(error, token);
     }
-    this.vouch(token, (claims.exp ?? Infinity) * 1000);
+    this.vouch(token, (claims.exp ?? Infinity) * 1000, accountKey.bot(bot.id));
     return { userId: botSender(bot.id), user: botAsUser(bot), anonymous: false, bot: { id: bot.id, projectId: bot.id_project } };
   }
 
@@ -604,7 +617,7 @@ export class AuthService {
     const expires = Date.now() + basicCacheMs;
     if (this.basicCache.size > 10_000) this.basicCache.clear();
     this.basicCache.set(digest, { userId: user.id, expires });
-    this.vouch(credential, expires);
+    this.vouch(credential, expires, accountKey.user(user.id));
     return { userId: user.id, user, anonymous: user.anonymous };
   }
 

@@ -17,6 +17,7 @@ export const presenceEvent = 'project_user.presence';
 
 export class PresenceService {
   private timer: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
   private started = false;
   /** This node's open connections: connection id to user id. */
   private connections = new Map<string, string>();
@@ -53,7 +54,9 @@ export class PresenceService {
   /** A node shutting down closes its connections first, so its teammates go offline now. */
   async stop() {
     if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     this.timer = null;
+    this.retry = null;
     for (const [connectionId, userId] of [...this.connections]) {
       await this.disconnected(userId, connectionId).catch((error) => this.warn(error));
     }
@@ -89,6 +92,11 @@ export class PresenceService {
     return this.teammates.get(event);
   }
 
+  /** Users of this node whose presence could not be written yet (Redis or the database did not answer). */
+  get unwritten() {
+    return this.unsynced.size;
+  }
+
   /** Open websockets of a user, on every node. */
   liveConnections(userId: string) {
     return this.tracker.count(userId);
@@ -97,8 +105,8 @@ export class PresenceService {
   /**
    * A websocket of `userId` opened; returns the connection id to close it with, at once: the
    * tracker and the memberships are written in the background, so a Redis outage delays the
-   * teammate's presence but never the socket. What could not be written is written again by the
-   * next heartbeat that reaches Redis.
+   * teammate's presence but never the socket. What could not be written is retried every half
+   * second until it is.
    */
   connected(userId: string): string {
     const connectionId = randomUUID();
@@ -113,6 +121,36 @@ export class PresenceService {
     } catch (error) {
       this.warn(error);
       this.unsynced.add(userId);
+      this.retrySoon();
+    }
+  }
+
+  /**
+   * What could not be written is retried every `retryMs` (not only at the next heartbeat, a third
+   * of the TTL away): a teammate whose socket opened while Redis was down shows online within
+   * about that long of Redis answering again.
+   */
+  private retrySoon(retryMs = 500) {
+    if (this.retry || !this.started) return;
+    this.retry = setTimeout(async () => {
+      this.retry = null;
+      if (!(await this.syncUnsynced())) this.retrySoon(retryMs);
+    }, retryMs);
+    this.retry.unref();
+  }
+
+  /** Writes the presence of the users that could not be written; false if some still cannot be. */
+  private async syncUnsynced(): Promise<boolean> {
+    try {
+      // Every open connection of this node, written again (what the heartbeat does).
+      await this.tracker.heartbeat();
+      for (const userId of [...this.unsynced]) {
+        await this.sync(userId);
+        this.unsynced.delete(userId);
+      }
+      return true;
+    } catch {
+      return false;
     }
   }
 
