@@ -12,19 +12,26 @@
 // ones for a moment (what a restart or a failover looks like to a client) or stops forwarding (a
 // hang); and every backend of the run's database is terminated (pg_terminate_backend, filtered by
 // the database's name). A node or worker that exits without being killed by the run fails it.
+// The nodes' file store is a small tmpfs of the run's (mounted when the run is root; the phase is
+// skipped, and says so, otherwise): uploaders send files throughout, and `disk full` fills it for a
+// moment. Every upload must answer 200 or 507 (never 500), and no file may be left on the disk that
+// no successful upload stored (a partial write).
 //
-//   CHAOS_SECONDS (60)      how long the chaos lasts
+//   CHAOS_SECONDS (60)      how long the chaos lasts at least
+//   CHAOS_POSTS (0)         and until this many posts are answered (faults going on), up to CHAOS_MAX_SECONDS (300)
 //   CHAOS_POSTERS (16)      clients posting at once
 //   CHAOS_REQUESTS (20)     conversations posted to, each followed by one subscriber per node
 //   CHAOS_LAST_FAULT        a fault made once more just as the faults stop ('redis killed', 'worker killed',
 //                           'node killed', 'redis frozen', 'pub/sub connections cut', 'postgres backends terminated',
-//                           'postgres restarted', 'postgres hung'): the end phase's worst case
+//                           'postgres restarted', 'postgres hung', 'disk full'): the end phase's worst case
 //   CHAOS_SETTLE_SECONDS    longest wait, after the faults, for every webhook delivery to be settled (180)
 //   DATABASE_URL            PostgreSQL to create the run's database on (postgres://postgres@127.0.0.1:5432/postgres)
 import '../src/env-file.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { open as openFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -38,6 +45,8 @@ import WebSocket from 'ws';
 import { tcpProxy } from '../test/helpers/tcp-proxy.js';
 
 const seconds = Number(process.env.CHAOS_SECONDS ?? 60);
+const postTarget = Number(process.env.CHAOS_POSTS ?? 0);
+const maxSeconds = Number(process.env.CHAOS_MAX_SECONDS ?? 300);
 const posterCount = Number(process.env.CHAOS_POSTERS ?? 16);
 const requestCount = Number(process.env.CHAOS_REQUESTS ?? 20);
 const lastFault = process.env.CHAOS_LAST_FAULT;
@@ -124,6 +133,20 @@ const adminAddress = new URL(adminUrl);
 const pgProxy = await tcpProxy({ host: adminAddress.hostname, port: Number(adminAddress.port || 5432) });
 /** What the nodes and workers use: the run's database through the proxy. */
 const proxiedDatabaseUrl = Object.assign(new URL(databaseUrl), { port: String(pgProxy.port) }).toString();
+// The nodes' file store: a tmpfs of 64 MB, so that `disk full` can fill it without touching the machine's disk.
+const filesDir = path.join(logDir, 'files');
+mkdirSync(filesDir, { recursive: true });
+let diskFaults = true;
+try {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', filesDir], { stdio: 'ignore' });
+} catch {
+  diskFaults = false;
+  log('disk-full phase skipped: a tmpfs cannot be mounted here (the run is not root)');
+}
+const unmountFiles = () => {
+  if (diskFaults) execFileSync('umount', ['-l', filesDir], { stdio: 'ignore' });
+  diskFaults = false;
+};
 const redisPort = await freePort();
 const redis = new Member('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env);
 const ports = [await freePort(), await freePort()];
@@ -138,6 +161,7 @@ const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   BCRYPT_ROUNDS: '4',
   HOST: '127.0.0.1',
   DATA_DIR: path.join(logDir, 'data'),
+  FILES_DIR: filesDir,
   RATE_LIMIT_REQUESTS: '1000000000',
   RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
   OUTBOUND_ALLOW_PRIVATE: 'true',
@@ -155,6 +179,11 @@ const urls = ports.map((port) => `http://127.0.0.1:${port}`);
 // Whatever ends this run (an error included), no process of it stays behind.
 process.on('exit', () => {
   for (const member of [redis, ...nodes, ...workers]) if (member.running) member.child!.kill('SIGKILL');
+  try {
+    unmountFiles();
+  } catch {
+    // already gone
+  }
 });
 for (const failure of ['uncaughtException', 'unhandledRejection'] as const) {
   process.on(failure, (error) => {
@@ -352,6 +381,48 @@ async function poster(k: number) {
   }
 }
 
+// --- uploaders: files sent throughout; during `disk full` each must answer 507, never 500 ----------
+
+const uploads = { stored: 0, refusedFull: 0, unexpected: 0 };
+const uploadRandomBytes = 12 * 1024;
+/** Every upload's size: a file of another size on the store is a partial write. */
+const uploadSize = Buffer.byteLength(`%PDF-1.4\n${randomBytes(uploadRandomBytes).toString('base64')}`);
+async function uploader(k: number) {
+  for (let n = 0; !postingOver; n++) {
+    const form = new FormData();
+    const pdf = Buffer.from(`%PDF-1.4\n${randomBytes(uploadRandomBytes).toString('base64')}`);
+    form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), `upload-${k}-${n}.pdf`);
+    const res = await fetch(`${urls[n % urls.length]}/v3/${projectId}/files`, {
+      method: 'POST',
+      headers: { authorization: token },
+      body: form,
+      signal: AbortSignal.timeout(15_000),
+    }).catch(() => null);
+    // No answer (a node killed) or a moment's outage: tried again, like the posts.
+    if (!res || res.status === 503 || res.status === 429) {
+      await res?.arrayBuffer().catch(() => null);
+      await sleep(100);
+      continue;
+    }
+    const body = await res.text();
+    if (res.status === 200) uploads.stored++;
+    else if (res.status === 507) uploads.refusedFull++;
+    else {
+      uploads.unexpected++;
+      log(`unexpected upload answer ${res.status}: ${body.slice(0, 300)}`);
+    }
+    // Uploads are a sideline to the posts: a few a second, and they do not fill the store by themselves.
+    await sleep(400);
+  }
+}
+/** Every file under the store, with its size. */
+const filesOnDisk = (dir = filesDir): Array<{ file: string; size: number }> =>
+  readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    const stat = statSync(full);
+    return stat.isDirectory() ? filesOnDisk(full) : [{ file: full, size: stat.size }];
+  });
+
 // --- the chaos -----------------------------------------------------------------------------------
 
 const faults: Record<string, number> = {};
@@ -396,6 +467,26 @@ const actions: Record<string, () => Promise<void>> = {
     await sleep(1000 + Math.random() * 3000);
     pgProxy.resume();
   },
+  'disk full': async () => {
+    if (!diskFaults) return;
+    // Fills the store's tmpfs to the last byte, holds it full a moment, then frees it.
+    const filler = path.join(filesDir, 'filler');
+    const handle = await openFile(filler, 'w');
+    try {
+      const chunk = Buffer.alloc(256 * 1024);
+      for (;;) {
+        try {
+          await handle.write(chunk);
+        } catch {
+          break;
+        }
+      }
+      await sleep(1500 + Math.random() * 2000);
+    } finally {
+      await handle.close();
+      await rm(filler, { force: true });
+    }
+  },
   'pub/sub connections cut': async () => {
     const control = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 1 });
     control.on('error', () => {});
@@ -405,12 +496,16 @@ const actions: Record<string, () => Promise<void>> = {
 };
 
 const started = Date.now();
-log(`chaos for ${seconds} s: ${posterCount} posters, ${followers.length} subscribers, webhook receiver failing 20%`);
-const posting = Array.from({ length: posterCount }, (_, k) => poster(k));
-while (Date.now() - started < seconds * 1000) {
+log(`chaos for ${seconds} s${postTarget ? ` and until ${postTarget} posts (at most ${maxSeconds} s)` : ''}: ${posterCount} posters, ${followers.length} subscribers, webhook receiver failing 20%`);
+const posting = [...Array.from({ length: posterCount }, (_, k) => poster(k)), ...(diskFaults ? [uploader(0), uploader(1)] : [])];
+const chaosGoesOn = () => {
+  const elapsed = Date.now() - started;
+  return elapsed < seconds * 1000 || (posts.answered < postTarget && elapsed < maxSeconds * 1000);
+};
+while (chaosGoesOn()) {
   await sleep(1500 + Math.random() * 3000);
   // Not a second node while one restarts: clients always have a node to go to.
-  const allowed = Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting));
+  const allowed = Object.keys(actions).filter((action) => !(action === 'node killed' && nodeRestarting) && (action !== 'disk full' || diskFaults));
   // Each kind of fault at least once before any is made twice (a short run would otherwise miss some).
   const unmade = allowed.filter((action) => !faults[action]);
   const name = pick(unmade.length ? unmade : allowed);
@@ -428,6 +523,7 @@ if (lastFault) {
 
 // --- convergence ---------------------------------------------------------------------------------
 
+const chaosMs = Date.now() - started;
 log('chaos over: waiting for posts in flight, then for subscribers and webhooks to catch up');
 await nodeRestarting;
 if (!redis.running) await startRedis();
@@ -515,6 +611,16 @@ const idempotentDuplicates = (await db.query<{ n: string }>(
   `SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM "Message" WHERE "id_project" = $1 GROUP BY "text" HAVING count(*) > 1) d`,
   [projectId],
 )).rows[0].n;
+// A file on the store of another size than the uploads' is a partial write (the filler is gone). A
+// whole file more than the uploads answered 200 is one whose answer a killed node never sent (the
+// client sent it again): no loss, reported apart.
+// Writes a killed node left unfinished under `.partial/` are not on the store (no path names them);
+// the next start removes them once old.
+const everyFile = diskFaults ? filesOnDisk() : [];
+const unfinished = everyFile.filter((f) => f.file.startsWith(path.join(filesDir, '.partial') + path.sep));
+const stored = everyFile.filter((f) => !unfinished.includes(f));
+const partialFiles = stored.filter((f) => f.size !== uploadSize);
+for (const f of partialFiles) log(`partial file on the store: ${f.file} (${f.size} of ${uploadSize} bytes)`);
 const result = {
   'posts answered': posts.answered,
   'posts retried (same key)': posts.retries,
@@ -540,8 +646,14 @@ const result = {
   'webhook deliveries duplicated under another id': [...deliveredUnder.values()].filter((ids) => ids.size > 1).length,
   'webhook signature failures': received.signatureFailures,
   'nodes and workers exited (not killed by the run)': [...nodes, ...workers].reduce((sum, m) => sum + m.unexpectedExits.length, 0),
+  'uploads stored': diskFaults ? uploads.stored : 'skipped (no tmpfs)',
+  'uploads answered 507 (disk full)': uploads.refusedFull,
+  'uploads with an unexpected answer': uploads.unexpected,
+  'whole files stored beyond the uploads answered (answer lost with a killed node)': Math.max(0, stored.length - partialFiles.length - uploads.stored),
+  'partial files left on the store': partialFiles.length,
+  'unfinished writes of killed nodes (under .partial/)': unfinished.length,
 };
-console.log(`\n## Chaos: ${seconds} s, faults: ${Object.entries(faults).map(([name, n]) => `${name} ${n}`).join(', ')}`);
+console.log(`\n## Chaos: ${Math.round(chaosMs / 1000)} s, faults: ${Object.entries(faults).map(([name, n]) => `${name} ${n}`).join(', ')}`);
 console.table(Object.entries(result).map(([measure, value]) => ({ measure, value })));
 const failed =
   result['idempotent posts duplicated'] +
@@ -552,7 +664,9 @@ const failed =
     result['webhook deliveries lost'] +
     result['webhook deliveries duplicated under another id'] +
     result['webhook signature failures'] +
-    result['nodes and workers exited (not killed by the run)'] >
+    result['nodes and workers exited (not killed by the run)'] +
+    result['uploads with an unexpected answer'] +
+    result['partial files left on the store'] >
   0;
 if (lostDeliveries.length) {
   // Each lost delivery as the database and the receiver saw it, and its job in Redis: diagnosable from CI's output.
@@ -588,6 +702,7 @@ await db.end();
 if (failed) console.log(`database kept for inspection: ${databaseUrl} (DROP DATABASE "${databaseName}" when done)`);
 else await dropDatabase();
 await admin.end();
+unmountFiles();
 pgProxy.close();
 receiver.close();
 await Promise.race([Promise.all(following), sleep(5000)]);

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
@@ -75,5 +75,41 @@ describe('uploads while the disk is full', () => {
     } finally {
       undo();
     }
+  });
+});
+
+describe('a process killed while it writes a file', () => {
+  it('never leaves a truncated file at an upload’s path: the bytes go there whole, by a rename, once written', async () => {
+    const store = t.infra.files as unknown as Writer;
+    const original = store.writeBytes.bind(store);
+    let halfWritten!: (written: string) => void;
+    const written = new Promise<string>((resolve) => (halfWritten = resolve));
+    // The write stops halfway and never ends, as it would in a process killed at that instant.
+    store.writeBytes = async (full, bytes) => {
+      await writeFile(full, bytes.subarray(0, Math.floor(bytes.length / 2)));
+      halfWritten(full);
+      await new Promise(() => {});
+    };
+    try {
+      void t.infra.files.write(`projects/${p.projectId}/files/killed/report.pdf`, new Uint8Array(20_000));
+      const partial = await written;
+      expect(partial).not.toContain(`${p.projectId}`);
+      expect(await t.infra.files.exists(`projects/${p.projectId}/files/killed/report.pdf`)).toBe(false);
+    } finally {
+      store.writeBytes = original;
+    }
+  });
+
+  it('removes at start the writes a killed process abandoned under .partial/, keeping recent ones another node may be writing', async () => {
+    const dir = path.join(t.infra.files.root, '.partial');
+    const abandoned = path.join(dir, 'abandoned.part');
+    const recent = path.join(dir, 'recent.part');
+    await writeFile(abandoned, 'half a file');
+    await writeFile(recent, 'half a file');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(abandoned, hourAgo, hourAgo);
+    await t.infra.files.init();
+    expect(readdirSync(dir)).toContain('recent.part');
+    expect(readdirSync(dir)).not.toContain('abandoned.part');
   });
 });

@@ -1,16 +1,35 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, badInput } from '../errors.js';
 
 // Files live in one directory; a stored path is always relative to it and can never escape it.
+// A file is written beside the others under `.partial/` and renamed into place once whole, so a
+// process killed midway (or a full disk) never leaves a truncated file where a path points.
+
+/** Where files are written before they are whole: no upload's path is under it, so no access rule reads it. */
+const partialDir = '.partial';
+/** A write older than this under `.partial/` belongs to a process that died: removed at start. */
+const abandonedAfterMs = 10 * 60_000;
 
 export class FileStore {
   constructor(readonly root: string) {}
 
   async init() {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(path.join(this.root, partialDir), { recursive: true });
+    await this.removeAbandonedWrites();
+  }
+
+  /** Writes that a killed process left under `.partial/` (another node sharing the folder may be writing the recent ones). */
+  private async removeAbandonedWrites() {
+    const dir = path.join(this.root, partialDir);
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const full = path.join(dir, name);
+      const modified = (await stat(full).catch(() => null))?.mtimeMs;
+      if (modified !== undefined && Date.now() - modified > abandonedAfterMs) await rm(full, { force: true }).catch(() => {});
+    }
   }
 
   /** Resolves a client-supplied path inside the store or refuses it. */
@@ -43,12 +62,14 @@ export class FileStore {
    */
   async write(relative: string, bytes: Uint8Array) {
     const full = this.resolve(relative);
+    const partial = path.join(this.root, partialDir, `${randomUUID()}.part`);
     try {
       await mkdir(path.dirname(full), { recursive: true });
-      await this.writeBytes(full, bytes);
+      await this.writeBytes(partial, bytes);
+      await rename(partial, full);
       this.fullSince = undefined;
     } catch (error) {
-      await rm(full, { force: true }).catch(() => {});
+      await rm(partial, { force: true }).catch(() => {});
       if (outOfSpace(error)) {
         this.fullSince ??= Date.now();
         throw new AppError('INSUFFICIENT_STORAGE', 'file: the file store is full; nothing of this upload was kept; retry later', { field: 'file' });
