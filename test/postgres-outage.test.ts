@@ -186,3 +186,27 @@ describe.skipIf(!productionMode)('a node while PostgreSQL drops its connections'
     expect(alive(node), node.output()).toBe(true);
   }, 300_000);
 });
+
+describe.skipIf(!productionMode)('a node starting while PostgreSQL is down', () => {
+  it('waits for PostgreSQL instead of exiting, then migrates and serves', async () => {
+    const environment = await testEnvironment();
+    cleanups.push(() => environment.dispose());
+    const databaseUrl = new URL(environment.config.databaseUrl!);
+    const proxy = await tcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
+    cleanups.push(() => proxy.close());
+    proxy.down();
+    const nodeUrl = Object.assign(new URL(databaseUrl), { port: String(proxy.port) }).toString();
+    const node = runScript('test/helpers/node-process.ts', nodeProcessEnv(environment.config, { DATABASE_URL: nodeUrl }));
+    cleanups.push(() => node.kill());
+    await node.until(() => node.output().includes('the database does not answer yet'), 60_000);
+    proxy.up();
+    const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 90_000);
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    const signup = await fetch(`${url}/v3/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'late@example.test', password: 'correct horse battery' }),
+    });
+    expect(signup.status).toBe(200);
+  });
+});
