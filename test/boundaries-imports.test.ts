@@ -92,7 +92,40 @@ function cycles(): string[][] {
   return found;
 }
 
+/** The module (folder under src/modules) a file belongs to, or null. */
+const moduleOf = (file: string) => {
+  const parts = relative(file).split(path.sep);
+  return parts[0] === 'modules' && parts.length > 2 ? parts[1] : null;
+};
+
+/** Pairs of modules that import each other (type-only imports included), each with one import of each way. */
+function twoWayModules(): string[] {
+  const uses = new Map<string, Map<string, string>>();
+  for (const file of files) {
+    const from = moduleOf(file);
+    if (!from) continue;
+    for (const target of edges(file)) {
+      const to = moduleOf(target);
+      if (!to || to === from) continue;
+      if (!uses.has(from)) uses.set(from, new Map());
+      if (!uses.get(from)!.has(to)) uses.get(from)!.set(to, `${relative(file)} -> ${relative(target)}`);
+    }
+  }
+  const pairs: string[] = [];
+  for (const [a, targets] of uses) {
+    for (const [b, example] of targets) {
+      const back = uses.get(b)?.get(a);
+      if (back && a < b) pairs.push(`${a} <-> ${b}: ${example}; ${back}`);
+    }
+  }
+  return pairs.sort();
+}
+
 describe('module boundaries', () => {
+  it('has no two modules importing each other both ways (each dependency goes one way)', () => {
+    expect(twoWayModules()).toEqual([]);
+  });
+
   it('has no import cycle in src, type-only imports included', () => {
     expect(cycles()).toEqual([]);
   });

@@ -2,7 +2,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventConsumer } from '../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import type { Logger } from '../../infra/logger.js';
-import { isBotSender } from '../bots/identity.js';
+import { isBotSender } from '../auth/bot-identity.js';
 import type { SummaryService } from './summaries.js';
 
 // When a bot hands a conversation over (a request.update in which a bot leaves), the agent who

@@ -1,6 +1,6 @@
 import type { Db } from '../../infra/database.js';
 import type { Request } from '../../generated/prisma/client.js';
-import { isBotSender } from '../bots/identity.js';
+import { isBotSender } from '../auth/bot-identity.js';
 import { faqParts } from '../kb/faq.js';
 import type { KbService } from '../kb/service.js';
 import type { RetrievedChunk } from '../kb/passage.js';

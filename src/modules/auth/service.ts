@@ -6,17 +6,17 @@ import type { Config } from '../../config.js';
 import { AppError, badInput, conflict, forbidden, notFound, parseInput, unauthenticated } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { User } from '../../generated/prisma/client.js';
-import { botAsUser, botSender, claimedBotId, verifyBotToken } from '../bots/identity.js';
+import type { ProjectUser, User } from '../../generated/prisma/client.js';
+import { botAsUser, botSender, claimedBotId, verifyBotToken } from './bot-identity.js';
 import { deviceCookie, trustedDevice } from './device-cookie.js';
 import { CredentialRejected, CredentialThrottle } from './throttle.js';
 import type { Limiters } from '../../infra/rate-limit.js';
 import { readCustomToken, verifyCustomToken, type ExternalUserClaims } from './custom-token.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { cuid } from '../../infra/ids.js';
+import { isUniqueViolation } from '../../infra/database-errors.js';
 import { membershipChannel, userChannel } from './channels.js';
 import { resetPurpose, secretDigest, type AccountMail } from './account-mail.js';
-import type { TeammateRecord } from '../teammates/record.js';
 import { readAccount } from './account-read.js';
 
 export type UserRecord = User;
@@ -28,7 +28,7 @@ export interface Principal {
   /** Set for a bot token: `userId` is then the bot's sender id and `user` a view of the bot. */
   bot?: { id: string; projectId: string };
   /** Set for a project API key: `userId` is `apikey_<id>`, the author of its writes; it is `teammate` in that project only. */
-  apiKey?: { id: string; projectId: string; role: string; teammate: TeammateRecord };
+  apiKey?: { id: string; projectId: string; role: string; teammate: ProjectUser & { user: User } };
   /** Set for a signed-in token (JWT): its id (`jti`, or the token's SHA-256) and expiry, what sign-out ends. */
   token?: { id: string; expires: number };
 }
@@ -83,10 +83,6 @@ const basicCacheMs = 60_000;
 const signedOut = 'token revoked: signed out; sign in again';
 
 
-const isUniqueViolation = (error: unknown) => {
-  const e = error as { code?: string; message?: string; meta?: { code?: string } } | null;
-  return e?.code === 'P2002' || e?.meta?.code === '23505' || /unique constraint/i.test(String(e?.message ?? ''));
-};
 
 /**
  * The 401 of a token that failed verification. Only a JWT that is not signed with the key counts

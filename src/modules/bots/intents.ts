@@ -6,7 +6,7 @@ import type { EventLog } from '../../infra/event-log.js';
 import { listingInput, pageOf } from '../../listing.js';
 import { Prisma, type Intent } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
-import { isUniqueViolation } from '../requests/store.js';
+import { isUniqueViolation } from '../../infra/database-errors.js';
 
 export type IntentRecord = Intent;
 

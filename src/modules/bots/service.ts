@@ -5,7 +5,8 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog } from '../../infra/event-log.js';
 import { Prisma, type Bot, type Intent } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/service.js';
-import { botSender, newBotSecret, signBotToken } from './identity.js';
+import { botSender, signBotToken } from '../auth/bot-identity.js';
+import { newSecret } from '../webhooks/signature.js';
 import {
   generatedIntentName,
   intentContent,
@@ -16,7 +17,7 @@ import {
   type IntentForm,
 } from './intents.js';
 import { templateIntents, templateNames } from './templates.js';
-import { isUniqueViolation } from '../requests/store.js';
+import { isUniqueViolation } from '../../infra/database-errors.js';
 
 export type BotRecord = Bot;
 
@@ -100,11 +101,6 @@ type BotFields = z.infer<typeof updateInput> & { name: string };
 function copiedBotFields(source: Partial<Record<keyof typeof botFields, unknown>>): BotFields {
   const { name, description, type, url, language: lang, webhook_enabled, webhook_url, attributes } = source as BotFields;
   return { name, description, type, url, language: lang, webhook_enabled, webhook_url, attributes };
-}
-
-/** A bot of the project that is not deleted, or null; read in the caller's transaction (e.g. before it joins a request). */
-export function findLiveBot(db: Db | Tx, projectId: string, id: string) {
-  return db.bot.findFirst({ where: { id, id_project: projectId, trashed: false }, select: { id: true } });
 }
 
 export class BotService {
@@ -275,7 +271,7 @@ export class BotService {
 
   private async insert(tx: Tx, emit: Emit, projectId: string, createdBy: string, data: BotFields) {
     const bot = await tx.bot.create({
-      data: { ...data, attributes: (data.attributes ?? {}) as object, id_project: projectId, secret: newBotSecret(), createdBy },
+      data: { ...data, attributes: (data.attributes ?? {}) as object, id_project: projectId, secret: newSecret() /* Standard Webhooks format: signs the bot's JWTs and what is POSTed to an external bot */, createdBy },
     });
     await emit({ projectId, name: 'bot.create', subject: bot.id });
     return bot;

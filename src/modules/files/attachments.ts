@@ -4,7 +4,7 @@ import { scopeCondition, scopeFor } from '../requests/access.js';
 import { viewerOf } from '../requests/store.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import { teamRoles } from '../teammates/roles.js';
-import { botSenderSql } from '../bots/identity.js';
+import { botSenderSql } from '../auth/bot-identity.js';
 
 // Which project files a visitor (role user or guest) may read besides their own uploads: those
 // attached to a conversation they can see. A file is attached when a message visible to them

@@ -3,6 +3,7 @@ import { builder, recordFields, type RestRoutes, type Types } from '../../graphq
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { LeadPage as LeadPageShape, LeadRecord } from './service.js';
+import { Segment } from '../segments/schema.js';
 
 export const Lead = builder.objectRef<LeadRecord>('Lead').implement({
   description: 'A contact: the person behind requests.',
@@ -131,6 +132,17 @@ builder.mutationFields((t) => {
     }),
   };
 });
+
+// A segment's leads: a field of Segment (src/modules/segments), answered here, by the leads.
+builder.objectField(Segment, 'leads', (t) =>
+  t.field({
+    type: LeadPage,
+    nullable: false,
+    description: 'The leads the segment matches now, a page at a time. Not part of REST segment bodies: use GET /leads?segment=<id>.',
+    args: leadPageArgs(t.arg),
+    resolve: (segment, query, ctx) => ctx.services.leads.list(segment.id_project, definedArgs(query), segment),
+  }),
+);
 
 export const routes: RestRoutes = {
   'Query.leads': { method: 'GET', path: '/:project_id/leads' },

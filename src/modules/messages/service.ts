@@ -15,10 +15,10 @@ import { receiptStatuses } from '../requests/states.js';
 import {
   checkRequestId,
   fullName,
-  isUniqueViolation,
   lockRequest,
   transactionWithRetry,
 } from '../requests/store.js';
+import { isUniqueViolation } from '../../infra/database-errors.js';
 import type { RoutingService } from '../routing/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Actor } from '../requests/actor.js';

@@ -5,7 +5,6 @@ import type { Context } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import type { ProjectRecord } from './service.js';
 import type { ProjectUser } from '../../generated/prisma/client.js';
-import { widgetMessageDefaults, type WidgetSettings as WidgetSettingsShape } from '../routing/service.js';
 
 const Channel = builder.objectRef<{ name: string }>('Channel').implement({
   description: 'A messaging channel the project is reachable through.',
@@ -54,36 +53,8 @@ const ProjectMembership = builder.objectRef<Membership>('ProjectMembership').imp
   }),
 });
 
-const AvailableTeammate = builder
-  .objectRef<{ id: string; firstname: string; lastname: string; project_user_id: string }>('AvailableTeammate')
-  .implement({
-    fields: (t) => ({
-      id: t.exposeString('id', { nullable: false, description: 'The user id.' }),
-      firstname: t.exposeString('firstname'),
-      lastname: t.exposeString('lastname'),
-      project_user_id: t.exposeString('project_user_id'),
-    }),
-  });
-
 const OpenState = builder.objectRef<{ isopen: boolean }>('OpenState').implement({
   fields: (t) => ({ isopen: t.exposeBoolean('isopen', { nullable: false }) }),
-});
-
-const WidgetSettings = builder.objectRef<WidgetSettingsShape>('WidgetSettings').implement({
-  description: 'What the chat widget needs before the visitor signs in. Nobody to answer (`isopen` false or `available_agents` 0): show `offline_msg` and ask for the visitor\'s e-mail.',
-  fields: (t) => ({
-    id_project: t.exposeString('id_project', { nullable: false }),
-    name: t.exposeString('name'),
-    widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
-    isopen: t.exposeBoolean('isopen', { description: 'Inside the project\'s operating hours (always true without them).' }),
-    available_agents: t.exposeInt('available_agents', { description: 'Agents who could take a conversation now (available, under capacity); 0 outside operating hours.' }),
-    online_msg: t.exposeString('online_msg', {
-      description: `The default department's online message, else "${widgetMessageDefaults.online_msg}".`,
-    }),
-    offline_msg: t.exposeString('offline_msg', {
-      description: `The default department's offline message, else "${widgetMessageDefaults.offline_msg}".`,
-    }),
-  }),
 });
 
 const ProjectJwtSecret = builder.objectRef<{ jwtSecret: string }>('ProjectJwtSecret').implement({
@@ -120,13 +91,6 @@ builder.queryFields((t) => ({
     authScopes: minRole('agent', { ownerWhileDisabled: true }),
     resolve: (_root, args, ctx) => ctx.services.projects.get(args.project_id),
   }),
-  availableTeammates: t.field({
-    type: [AvailableTeammate],
-    nullable: false,
-    args: { project_id: t.arg.string({ required: true }), raw: t.arg.boolean() },
-    authScopes: minRole('user'),
-    resolve: (_root, args, ctx) => ctx.services.routing.availableAgents(args.project_id, args.raw ?? false),
-  }),
   projectIsOpen: t.field({
     type: OpenState,
     nullable: false,
@@ -135,13 +99,6 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => ({
       isopen: ctx.services.projects.isOpen(await ctx.services.projects.assertOpen(args.project_id)),
     }),
-  }),
-  widgetSettings: t.field({
-    type: WidgetSettings,
-    nullable: false,
-    description: 'Public: the widget loads it before anyone signs in.',
-    args: { project_id: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.routing.widgetSettings(args.project_id),
   }),
 }));
 
@@ -204,9 +161,7 @@ builder.mutationFields((t) => ({
 export const routes: RestRoutes = {
   'Query.projects': { method: 'GET', path: '/projects' },
   'Query.project': { method: 'GET', path: '/projects/:project_id' },
-  'Query.availableTeammates': { method: 'GET', path: '/projects/:project_id/users/availables' },
   'Query.projectIsOpen': { method: 'GET', path: '/projects/:project_id/isopen' },
-  'Query.widgetSettings': { method: 'GET', path: '/:project_id/widgets' },
   'Mutation.createProject': { method: 'POST', path: '/projects' },
   'Mutation.updateProject': { method: 'PUT', path: '/projects/:project_id' },
   'Mutation.deleteProject': { method: 'DELETE', path: '/projects/:project_id' },

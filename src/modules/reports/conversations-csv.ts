@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 
 // The conversations report: one CSV row per conversation, read in pages by id (keyset, so each
-// page is one indexed query and nothing is held between pages) and written as the client reads
+// page is one indexed query and nothing is held between pages; each row only the columns it shows,
+// its durations and tags computed by the database, so a page allocates little) and written as the client reads
 // (the stream pulls the next page only when the socket drained the last), so memory does not grow
 // with the number of rows. `sla_breached` is false until the project has SLA data.
 
@@ -18,7 +20,18 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const seconds = (from: Date, to: Date | null) => (to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
+/** A page's rows as the report needs them: durations and tags computed by the database, nothing else read. */
+interface ReportRow {
+  id: string;
+  request_id: string;
+  createdAt: Date;
+  agents: string[];
+  departmentId: string | null;
+  rating: number | null;
+  first_response_seconds: number | null;
+  resolution_seconds: number | null;
+  tags: string | null;
+}
 
 export class ConversationsReport {
   constructor(
@@ -40,19 +53,21 @@ export class ConversationsReport {
         yield `${reportColumns.join(',')}\r\n`;
       }
       for (;;) {
-        const page = await db.request.findMany({
-          where: {
-            id_project: projectId,
-            ...(after ? { id: { gt: after } } : {}),
-            ...(range.from || range.to ? { createdAt: { ...(range.from ? { gte: range.from } : {}), ...(range.to ? { lte: range.to } : {}) } } : {}),
-          },
-          orderBy: { id: 'asc' },
-          take: pageSize,
-          select: { id: true, request_id: true, createdAt: true, first_response_at: true, closed_at: true, participatingAgents: true, departmentId: true, tags: true, rating: true },
-        });
+        const page = await db.$queryRaw<ReportRow[]>`
+          SELECT "id", "request_id", "createdAt", "participatingAgents" AS agents, "departmentId", "rating",
+            CASE WHEN "first_response_at" IS NOT NULL THEN GREATEST(0, round(extract(epoch FROM ("first_response_at" - "createdAt"))))::int END AS first_response_seconds,
+            CASE WHEN "closed_at" IS NOT NULL THEN GREATEST(0, round(extract(epoch FROM ("closed_at" - "createdAt"))))::int END AS resolution_seconds,
+            (SELECT string_agg(t ->> 'tag', ';') FROM jsonb_array_elements(CASE WHEN jsonb_typeof("tags") = 'array' THEN "tags" ELSE '[]'::jsonb END) t
+              WHERE coalesce(t ->> 'tag', '') <> '') AS tags
+          FROM "Request"
+          WHERE "id_project" = ${projectId}
+            ${after ? Prisma.sql`AND "id" > ${after}` : Prisma.empty}
+            ${range.from ? Prisma.sql`AND "createdAt" >= ${range.from}` : Prisma.empty}
+            ${range.to ? Prisma.sql`AND "createdAt" <= ${range.to}` : Prisma.empty}
+          ORDER BY "id" LIMIT ${pageSize}`;
         if (!page.length) return;
         after = page[page.length - 1].id;
-        const unknown = [...new Set(page.flatMap((r) => r.participatingAgents))].filter((id) => !names.has(id));
+        const unknown = [...new Set(page.flatMap((r) => r.agents))].filter((id) => !names.has(id));
         if (unknown.length) {
           for (const user of await db.user.findMany({ where: { id: { in: unknown } }, select: { id: true, firstname: true, lastname: true, email: true } })) {
             names.set(user.id, [user.firstname, user.lastname].filter(Boolean).join(' ') || user.email || user.id);
@@ -62,15 +77,14 @@ export class ConversationsReport {
         }
         let chunk = '';
         for (const r of page) {
-          const tags = Array.isArray(r.tags) ? (r.tags as Array<{ tag?: string }>).map((x) => x.tag).filter(Boolean).join(';') : '';
           chunk += [
             r.request_id,
             r.createdAt.toISOString(),
-            seconds(r.createdAt, r.first_response_at),
-            seconds(r.createdAt, r.closed_at),
-            r.participatingAgents.map((id) => names.get(id) ?? id).join(';'),
+            r.first_response_seconds,
+            r.resolution_seconds,
+            r.agents.map((id) => names.get(id) ?? id).join(';'),
             r.departmentId ? (departments.get(r.departmentId) ?? r.departmentId) : '',
-            tags,
+            r.tags,
             r.rating,
             false,
           ].map(csvField).join(',') + '\r\n';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, badInput, conflict, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { RoutingService } from '../routing/service.js';
+import type { RequestRouting } from './routing-port.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import { asArray, type RequestService } from './service.js';
 import { RequestStatus } from './states.js';
@@ -30,7 +30,7 @@ export class RequestMerge {
     private db: Db,
     private events: EventLog,
     private requests: RequestService,
-    private routing: RoutingService,
+    private routing: RequestRouting,
   ) {}
 
   async merge(projectId: string, member: TeammateRecord, requestId: string, input: unknown) {

@@ -1,4 +1,4 @@
-import { botIdOf, isBotSender } from '../bots/identity.js';
+import { botIdOf, isBotSender } from '../auth/bot-identity.js';
 
 // A request's `participants` holds user ids and `bot_<id>` entries, in the order they joined.
 // Everything else about who takes part (agents, bots, hasBot) is read from that one list.

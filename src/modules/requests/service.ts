@@ -5,21 +5,21 @@ import type { Prisma, Request } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog, LoggedEvent } from '../../infra/event-log.js';
 import { EventRecordCache } from '../../realtime/record-cache.js';
-import type { RoutingDecision, RoutingService } from '../routing/service.js';
+import type { RequestRouting, RoutingDecision } from './routing-port.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Actor } from './actor.js';
 import { canSee, scopeFor, readRefusal } from './access.js';
 import { listRequests } from './list.js';
 import { requestTimeline } from './timeline.js';
-import { withChatbotParameters } from '../bots/parameters.js';
+import { withChatbotParameters } from './chatbot-parameters.js';
 import { locate } from '../../infra/geo.js';
 import { assertMove, isOpen, RequestStatus } from './states.js';
-import { botSender } from '../bots/identity.js';
+import { botSender } from '../auth/bot-identity.js';
+import { isUniqueViolation } from '../../infra/database-errors.js';
 import {
   checkRequestId,
   findRequest,
   fullName,
-  isUniqueViolation,
   lockRequest,
   newRequestId,
   transactionWithRetry,
@@ -101,7 +101,7 @@ export class RequestService {
   constructor(
     private db: Db,
     private events: EventLog,
-    private routing: RoutingService,
+    private routing: RequestRouting,
   ) {}
 
   /**

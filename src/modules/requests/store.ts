@@ -3,6 +3,7 @@ import { badInput, notFound } from '../../errors.js';
 import { Prisma, type Request } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog } from '../../infra/event-log.js';
+import { isRetryable } from '../../infra/database-errors.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import type { Viewer } from './access.js';
 
@@ -42,17 +43,6 @@ export async function lockRequest(tx: Tx, projectId: string, requestId: string):
   const rows = await tx.$queryRaw<Request[]>`
     SELECT ${requestColumns} FROM "Request" WHERE "id_project" = ${projectId} AND "request_id" = ${requestId} FOR UPDATE`;
   return rows[0] ?? null;
-}
-
-export function isRetryable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; meta?: { code?: string } };
-  if (e?.code === 'P2034' || e?.meta?.code === '40P01' || e?.meta?.code === '40001') return true;
-  return /deadlock detected|could not serialize access/i.test(String(e?.message ?? ''));
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; meta?: { code?: string } };
-  return e?.code === 'P2002' || e?.meta?.code === '23505' || /unique constraint/i.test(String(e?.message ?? ''));
 }
 
 /**

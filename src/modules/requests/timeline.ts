@@ -3,7 +3,7 @@ import { toLogged, type LoggedEvent } from '../../infra/event-log.js';
 import type { Request } from '../../generated/prisma/client.js';
 import { botIdOf } from './participants.js';
 import { RequestStatus } from './states.js';
-import { botSender } from '../bots/identity.js';
+import { botSender } from '../auth/bot-identity.js';
 
 // What happened to a conversation, read from the event log (the events whose subject is the
 // request) and told in sentences: opened, assigned, re-routed, joined and left, closed, reopened,

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { badInput, conflict, forbidden, parseInput } from '../../errors.js';
 import type { Request } from '../../generated/prisma/client.js';
 import type { Tx } from '../../infra/database.js';
-import { findLiveBot } from '../bots/service.js';
 import type { Actor } from '../requests/actor.js';
 import { botIdOf, botParticipants, humanParticipants } from '../requests/participants.js';
 import type { Change, RequestService } from '../requests/service.js';
@@ -126,7 +125,8 @@ export class AssignmentService {
   private async admit(tx: Tx, projectId: string, participant: string, field: string) {
     const botId = botIdOf(participant);
     if (botId === null) return this.admitAgent(tx, projectId, participant, field);
-    if (!(await findLiveBot(tx, projectId, botId))) throw badInput(field, `${field}: ${participant} is not a bot of this project`);
+    const bot = await tx.bot.findFirst({ where: { id: botId, id_project: projectId, trashed: false }, select: { id: true } });
+    if (!bot) throw badInput(field, `${field}: ${participant} is not a bot of this project`);
   }
 
   /** Locks the agent's row and refuses anyone who is not an active agent with room for one more. */

@@ -2,6 +2,7 @@ import { builder, type RestAliases, type RestRoutes } from '../../graphql/record
 import { minRole } from '../../graphql/scopes.js';
 import { actorOf, memberOf } from '../requests/actor.js';
 import { Request } from '../requests/schema.js';
+import { widgetMessageDefaults, type WidgetSettings as WidgetSettingsShape } from './service.js';
 
 builder.mutationFields((t) => {
   const target = { project_id: t.arg.string({ required: true }), request_id: t.arg.string({ required: true }) };
@@ -69,7 +70,55 @@ builder.mutationFields((t) => {
   };
 });
 
+// What the widget asks before anyone signs in, and who could answer: routing's answers.
+const AvailableTeammate = builder
+  .objectRef<{ id: string; firstname: string; lastname: string; project_user_id: string }>('AvailableTeammate')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeString('id', { nullable: false, description: 'The user id.' }),
+      firstname: t.exposeString('firstname'),
+      lastname: t.exposeString('lastname'),
+      project_user_id: t.exposeString('project_user_id'),
+    }),
+  });
+
+const WidgetSettings = builder.objectRef<WidgetSettingsShape>('WidgetSettings').implement({
+  description: 'What the chat widget needs before the visitor signs in. Nobody to answer (`isopen` false or `available_agents` 0): show `offline_msg` and ask for the visitor\'s e-mail.',
+  fields: (t) => ({
+    id_project: t.exposeString('id_project', { nullable: false }),
+    name: t.exposeString('name'),
+    widget: t.field({ type: 'JSON', resolve: (w) => w.widget }),
+    isopen: t.exposeBoolean('isopen', { description: 'Inside the project\'s operating hours (always true without them).' }),
+    available_agents: t.exposeInt('available_agents', { description: 'Agents who could take a conversation now (available, under capacity); 0 outside operating hours.' }),
+    online_msg: t.exposeString('online_msg', {
+      description: `The default department's online message, else "${widgetMessageDefaults.online_msg}".`,
+    }),
+    offline_msg: t.exposeString('offline_msg', {
+      description: `The default department's offline message, else "${widgetMessageDefaults.offline_msg}".`,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  availableTeammates: t.field({
+    type: [AvailableTeammate],
+    nullable: false,
+    args: { project_id: t.arg.string({ required: true }), raw: t.arg.boolean() },
+    authScopes: minRole('user'),
+    resolve: (_root, args, ctx) => ctx.services.routing.availableAgents(args.project_id, args.raw ?? false),
+  }),
+  widgetSettings: t.field({
+    type: WidgetSettings,
+    nullable: false,
+    description: 'Public: the widget loads it before anyone signs in.',
+    args: { project_id: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.routing.widgetSettings(args.project_id),
+  }),
+}));
+
 export const routes: RestRoutes = {
+  'Query.availableTeammates': { method: 'GET', path: '/projects/:project_id/users/availables' },
+  'Query.widgetSettings': { method: 'GET', path: '/:project_id/widgets' },
   'Mutation.routeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/departments' },
   'Mutation.moveRequestToAgent': { method: 'PUT', path: '/:project_id/requests/:request_id/agent' },
   'Mutation.takeRequest': { method: 'PUT', path: '/:project_id/requests/:request_id/take' },

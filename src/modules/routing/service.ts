@@ -3,41 +3,14 @@ import { Prisma, type Department } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { ProjectService } from '../projects/service.js';
 import { RequestStatus } from '../requests/states.js';
+import type { Candidate, RequestRouting, RouteOptions, RoutingDecision } from '../requests/routing-port.js';
 import { teamRoles } from '../teammates/roles.js';
 import { orderGroupsByDeficit, parseShares } from './shares.js';
-import { isBotSender } from '../bots/identity.js';
+import { isBotSender } from '../auth/bot-identity.js';
 
 // Decides who serves a request: a department's bot, the least-loaded available agent
 // (`assigned` routing), or nobody yet (`pooled`, or no agent available). Every decision
 // says why in `assignment_reason`.
-
-export type AssignmentReason = 'least_loaded' | 'bot' | 'pooled' | 'no_agent_available';
-
-export interface Candidate {
-  teammateId: string;
-  userId: string;
-  firstname: string;
-  lastname: string;
-  load: number;
-}
-
-export interface RoutingDecision {
-  department: Department | null;
-  groupId: string | null;
-  status: typeof RequestStatus.UNSERVED | typeof RequestStatus.SERVED;
-  reason: AssignmentReason;
-  botId: string | null;
-  agent: Candidate | null;
-  /** Available agents considered (for the request snapshot). */
-  candidates: Candidate[];
-}
-
-export interface RouteOptions {
-  departmentId?: string | null;
-  nobot?: boolean;
-  /** The requester never serves their own request. */
-  requesterUserId?: string | null;
-}
 
 /** What the widget says when its default department has no message of its own. */
 export const widgetMessageDefaults = {
@@ -67,7 +40,7 @@ interface CandidateRow {
   last_assigned: Date | null;
 }
 
-export class RoutingService {
+export class RoutingService implements RequestRouting {
   constructor(
     private db: Db,
     private projects: ProjectService,

@@ -1,7 +1,6 @@
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
-import { LeadPage, leadPageArgs } from '../leads/schema.js';
 import { operators, type SegmentFilter as Filter } from './filters.js';
 import type { SegmentRecord } from './service.js';
 
@@ -34,13 +33,6 @@ export const Segment = builder.objectRef<SegmentRecord>('Segment').implement({
     match: t.exposeString('match', { nullable: false, description: '`all` (AND) or `any` (OR).' }),
     filters: t.field({ type: [SegmentFilter], nullable: false, resolve: (s) => s.filters as unknown as Filter[] }),
     createdBy: t.exposeString('createdBy'),
-    leads: t.field({
-      type: LeadPage,
-      nullable: false,
-      description: 'The leads the segment matches now, a page at a time. Not part of REST segment bodies: use GET /leads?segment=<id>.',
-      args: leadPageArgs(t.arg),
-      resolve: (segment, query, ctx) => ctx.services.leads.list(segment.id_project, definedArgs(query), segment),
-    }),
   }),
 });
 

@@ -6,7 +6,7 @@ import { PermanentJobError } from '../../../infra/job-queue.js';
 import { OutboundRefusedError, safeFetch } from '../../../infra/outbound.js';
 import { catalogueEntry, type RenderTools } from '../../webhooks/catalogue.js';
 import { signedHeaders } from '../../webhooks/signature.js';
-import { signBotToken } from '../identity.js';
+import { signBotToken } from '../../auth/bot-identity.js';
 import type { ExternalJob } from '../jobs.js';
 
 // POSTs one end-user message to an external bot's engine, signed as webhooks are (Standard

@@ -4,7 +4,7 @@ import type { EventBus } from '../../../infra/event-bus.js';
 import type { Logger } from '../../../infra/logger.js';
 import { publishDraft } from '../../kb/answer-drafts.js';
 import type { QaResult, QaService } from '../../kb/qa.js';
-import { botSender } from '../identity.js';
+import { botSender } from '../../auth/bot-identity.js';
 import type { KnowledgeAnswer } from './dialog.js';
 
 // An internal bot whose `kb_namespace` names a knowledge base answers from it what none of its

@@ -1,10 +1,11 @@
 import jwt from 'jsonwebtoken';
 import { Prisma, type Bot, type User } from '../../generated/prisma/client.js';
-import { actorAccount } from '../auth/actor-account.js';
-import { newSecret } from '../webhooks/signature.js';
+import { actorAccount } from './actor-account.js';
 
-// How a bot appears to the rest of the platform: the sender id of its messages, and the
-// JWT signed with its own secret whose audience names it.
+// How a bot appears to the rest of the platform: the sender id of its messages, and the JWT
+// signed with its own secret whose audience names it. Here, with the other credentials and
+// principals, since requests, routing and sign-in all tell bots apart by these (src/modules/bots
+// builds on them).
 
 const audiencePrefix = 'bots/';
 
@@ -25,12 +26,6 @@ export const isBotSenderSql = (column: Prisma.Sql) => Prisma.sql`starts_with(${c
 
 /** SQL: the sender id of the bot whose id is `column`. */
 export const botSenderSql = (column: Prisma.Sql) => Prisma.sql`(${senderPrefix} || ${column})`;
-
-/**
- * A secret in the Standard Webhooks format: it signs the bot's JWTs and the messages POSTed to an
- * external bot, which any Standard Webhooks library verifies with it.
- */
-export const newBotSecret = newSecret;
 
 export function signBotToken(bot: Bot, expiresInSeconds: number): string {
   return jwt.sign({ id_project: bot.id_project }, bot.secret, {
