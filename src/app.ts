@@ -25,7 +25,7 @@ import { IdempotencyKeys } from './infra/idempotency.js';
 import { createServices, type Services } from './services.js';
 import { useResponseCookies } from './http/response-cookies.js';
 import { useLiveSubscriptions } from './realtime/plugin.js';
-import { healthLane, healthPaths, useHealth } from './http/health.js';
+import { healthLane, healthPaths } from './http/health.js';
 import { webLane } from './web/serve.js';
 import { Lifecycle } from './http/lifecycle.js';
 import { corsPolicy } from './http/cors.js';
@@ -66,7 +66,6 @@ export function buildApp(infra: Infrastructure): App {
   const plugins = [
     useClientAddress(),
     useResponseCompression(),
-    useHealth(nodeState),
     EnvelopArmorPlugin({
       // Depth and cost are operation-limits.ts's: introspection does not count there.
       maxDepth: { enabled: false },
@@ -89,7 +88,6 @@ export function buildApp(infra: Infrastructure): App {
   const yoga = createYoga<{ req?: IncomingMessage }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    healthCheckEndpoint: '/health',
     landingPage: false,
     // CORS is the listener's, for every lane alike (src/http/cors.ts).
     cors: false,

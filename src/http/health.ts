@@ -1,4 +1,3 @@
-import type { Plugin } from 'graphql-yoga';
 import type { Lane } from './listener.js';
 
 // /health says the process answers (a liveness probe); /ready says this node should get traffic:
@@ -14,22 +13,12 @@ export interface NodeState {
   draining(): boolean;
 }
 
-export function useHealth(state: NodeState): Plugin {
-  return {
-    async onRequest({ url, endResponse }) {
-      if (url.pathname === '/health') endResponse(Response.json({ status: 'ok' }));
-      else if (url.pathname === '/ready') {
-        if (state.draining()) return endResponse(Response.json({ status: 'draining' }, { status: 503 }));
-        const ready = await state.ready();
-        endResponse(Response.json({ status: ready ? 'ready' : 'unavailable' }, { status: ready ? 200 : 503 }));
-      }
-    },
-  };
-}
-
 const json = { 'content-type': 'application/json; charset=utf-8' };
 
-/** The same answers straight from node's request, ahead of yoga (whose own /health check answers an empty body). */
+/**
+ * /health and /ready, answered straight from node's request by the listener's first lane: ahead of
+ * every other lane and of yoga (whose own /health check is never reached).
+ */
 export function healthLane(state: NodeState): Lane {
   return (req) => {
     if (req.method !== 'GET') return null;

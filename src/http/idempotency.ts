@@ -8,7 +8,8 @@ import type { Logger } from '../infra/logger.js';
 import { errorResponse, noRoute, restBasePath, type RestApi } from '../rest/plugin.js';
 import type { Lane } from './listener.js';
 import { readBodyBytes, replyOf, type Reply } from './node-request.js';
-import { formEnvelopeBytes } from './multipart-form.js';
+import { formEnvelopeBytes, isMultipart, multipartBoundary } from './multipart-form.js';
+import { restPathOf } from '../rest/base-path.js';
 
 // `Idempotency-Key` on REST POSTs, as Stripe has it: the first answer to a caller's key is kept
 // for 24 hours and a retry with that key gets it again (same status and body, plus
@@ -50,8 +51,8 @@ export function idempotencyLane(options: IdempotencyLaneOptions): Lane {
   return (req, res) => {
     const header = req.headers[idempotencyHeader];
     if (header === undefined || req.method !== 'POST' || req.headers.authorization === undefined) return null;
-    const url = req.url ?? '/';
-    if (!url.startsWith(`${restBasePath}/`) || url.startsWith(`${restBasePath}/auth/`)) return null;
+    const path = restPathOf(req.url ?? '/');
+    if (path === null || path.startsWith(`${restBasePath}/auth/`)) return null;
     return () => keyed(options, req, res, header);
   };
 }
@@ -69,7 +70,7 @@ async function keyed(options: IdempotencyLaneOptions, req: IncomingMessage, res:
   const contentType = req.headers['content-type'] ?? '';
   const { config } = options;
   // Uploads are capped by their routes as they are read; a keyed one is read whole first (64 KB for the multipart envelope).
-  const limit = /^multipart\//i.test(contentType) ? Math.max(config.files.maxBytes, config.kb.fetchMaxBytes) + formEnvelopeBytes : config.bodyLimitBytes;
+  const limit = isMultipart(contentType) ? Math.max(config.files.maxBytes, config.kb.fetchMaxBytes) + formEnvelopeBytes : config.bodyLimitBytes;
   const body = await readBodyBytes(req, limit);
   if (!body) return errorReply(bodyTooLarge(limit));
   if (!caller) return run(options, req, res, body);
@@ -146,8 +147,8 @@ function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
  */
 export function bodyDigest(contentType: string, body: Buffer): string {
   const hash = createHash('sha256');
-  const boundary = /^multipart\/.*;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
-  const delimiter = boundary ? Buffer.from(`--${boundary[1] ?? boundary[2]}`) : null;
+  const boundary = multipartBoundary(contentType);
+  const delimiter = boundary ? Buffer.from(`--${boundary}`) : null;
   if (!delimiter) return hash.update(body).digest('base64url');
   let from = 0;
   for (let at = body.indexOf(delimiter); at >= 0; at = body.indexOf(delimiter, from)) {

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { Yoga } from './yoga.js';
 import { bodyTooLarge, methodNotAllowed } from '../errors.js';
 import { inRequestScope } from '../infra/request-scope.js';
-import { errorResponse, restBasePath } from '../rest/plugin.js';
+import { errorResponse } from '../rest/plugin.js';
+import { isMultipart } from './multipart-form.js';
+import { restPathOf } from '../rest/base-path.js';
 import { chooseEncoding } from './compression.js';
 import { corsPolicy, type CorsPolicy } from './cors.js';
 import { allowedMethods, type KnownPaths } from './methods.js';
@@ -52,7 +54,7 @@ export function createListener(
   const overLimit = (req: IncomingMessage) =>
     bodyLimitBytes !== undefined &&
     Number(req.headers['content-length'] ?? 0) > bodyLimitBytes &&
-    !(/^multipart\//i.test(req.headers['content-type'] ?? '') && (req.url ?? '').startsWith(`${restBasePath}/`));
+    !(isMultipart(req.headers['content-type']) && restPathOf(req.url ?? '/') !== null);
 
   const handle = (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     const started = performance.now();

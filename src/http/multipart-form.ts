@@ -6,6 +6,18 @@ import { AppError, badInput } from '../errors.js';
 // Room for boundaries, part headers and the small fields around a file.
 export const formEnvelopeBytes = 64 * 1024;
 
+/** Whether a Content-Type is multipart (any subtype): a body with limits of its own. */
+export const isMultipart = (contentType: string | undefined) => /^multipart\//i.test(contentType ?? '');
+
+/** Whether a Content-Type is a form (multipart/form-data), as uploads and forms are sent. */
+export const isFormData = (contentType: string | undefined) => /^multipart\/form-data\b/i.test(contentType ?? '');
+
+/** The boundary a multipart Content-Type names, or null. */
+export function multipartBoundary(contentType: string | undefined): string | null {
+  const found = /^multipart\/.*;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType ?? '');
+  return found ? (found[1] ?? found[2]) : null;
+}
+
 /** The 413 of a multipart part (`field`) over its limit. */
 export const partTooLarge = (field: string, limit: number) => new AppError('PAYLOAD_TOO_LARGE', `${field}: larger than the ${limit}-byte limit`, { field });
 
@@ -24,9 +36,9 @@ const tooManyParts = () => badInput('body', `body: a multipart body may have at 
  * delimiter may straddle two chunks): each part starts with one, and one more closes the body.
  */
 function delimiterCounter(contentType: string) {
-  const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  const boundary = multipartBoundary(contentType);
   if (!boundary) return () => 0;
-  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const delimiter = Buffer.from(`--${boundary}`);
   let tail = Buffer.alloc(0);
   let count = 0;
   return (chunk: Uint8Array) => {

@@ -6,6 +6,8 @@ import { projectRole } from '../graphql/builder.js';
 import type { Logger } from '../infra/logger.js';
 import type { HandRoute, RouteAnswer } from '../rest/hand-route.js';
 import { errorResponse, noRoute, restBasePath, type RestApi, type RestRequest, type RouteMatch } from '../rest/plugin.js';
+import { isFormData } from './multipart-form.js';
+import { restPathOf } from '../rest/base-path.js';
 import { restRecord } from '../rest/shape.js';
 import { readForm } from './multipart-form.js';
 import { hasBody, NodeRequestView, readBody, replyOf, requestUrl, type Reply } from './node-request.js';
@@ -26,16 +28,6 @@ export interface RestLaneOptions {
   logger: Logger;
 }
 
-const multipartType = /^multipart\/form-data/i;
-
-/** The path of a /v3 request without its trailing slashes, or null for another path. */
-export function restPathOf(rawUrl: string): string | null {
-  if (rawUrl !== restBasePath && !rawUrl.startsWith(`${restBasePath}/`) && !rawUrl.startsWith(`${restBasePath}?`)) return null;
-  const queryAt = rawUrl.indexOf('?');
-  const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
-  return pathname.length > restBasePath.length ? pathname.replace(/\/+$/, '') || restBasePath : pathname;
-}
-
 export function restLane({ rest, bodyLimitBytes, logger }: RestLaneOptions): Lane {
   return (req) => {
     const rawUrl = req.url ?? '/';
@@ -51,7 +43,7 @@ export function restLane({ rest, bodyLimitBytes, logger }: RestLaneOptions): Lan
         // A NUL byte is in no id, and PostgreSQL refuses it in text: refused here, whatever the route reads next (a multipart body included).
         for (const [name, value] of Object.entries(found.params)) if (value.includes('\0')) throw badInput(name, `${name}: must not contain a NUL byte`);
         const { hand, generated } = found.route;
-        const multipart = multipartType.test(req.headers['content-type'] ?? '');
+        const multipart = isFormData(req.headers['content-type']);
         if (hand && (hand.body !== 'multipart' || multipart || !generated)) return await runHand(hand, found, req, url, rest);
         return await runGenerated(found, req, url, multipart, { rest, bodyLimitBytes });
       } catch (error) {

@@ -28,20 +28,30 @@ export function restDocument(schema: GraphQLSchema, document: DocumentNode): Doc
 /** Fields of stored records that are the server's own: never in a REST answer. */
 const internalFields = new Set(['v', 'indexSeq', 'file']);
 
+/** How a record is shown besides the rule: its columns renamed (column → wire name) or left out. */
+export interface RecordView {
+  rename?: Record<string, string>;
+  omit?: string[];
+}
+
 /**
- * A value a hand-written route answers, as REST shows records (a GraphQL selection does it for the
- * generated routes): each stored record in it (an object with `id` and `v`) gets `_id` and `__v`,
- * without the server's own fields. Anything else is left as it is.
+ * A value as REST shows records, for what no GraphQL selection shapes (a hand-written route's
+ * answer, a webhook payload rendered from its row): each stored record in it (an object with `id`
+ * and `v`) gets `_id` and `__v`, without the server's own fields; dates are ISO strings and big
+ * integers numbers. `view` applies to the top-level record. Anything else is left as it is.
  */
-export function restRecord(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(restRecord);
+export function restRecord(value: unknown, view: RecordView = {}): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map((item) => restRecord(item));
   if (!value || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const record = value as Record<string, unknown>;
   const isRecord = 'id' in record && 'v' in record;
-  const shown = Object.fromEntries(
-    Object.entries(record)
-      .filter(([key]) => !isRecord || !internalFields.has(key))
-      .map(([key, field]) => [key, restRecord(field)]),
-  );
-  return isRecord ? { _id: record.id, ...shown, __v: record.v } : shown;
+  const shown: Record<string, unknown> = isRecord ? { _id: record.id } : {};
+  for (const [key, field] of Object.entries(record)) {
+    if ((isRecord && internalFields.has(key)) || view.omit?.includes(key)) continue;
+    shown[view.rename?.[key] ?? key] = restRecord(field);
+  }
+  if (isRecord) shown.__v = record.v;
+  return shown;
 }

@@ -1,6 +1,6 @@
 import { Busboy } from '@fastify/busboy';
 import { badInput } from '../../errors.js';
-import { formEnvelopeBytes, partTooLarge } from '../../http/multipart-form.js';
+import { formEnvelopeBytes, isFormData, partTooLarge } from '../../http/multipart-form.js';
 
 // Reads the `file` part of a multipart/form-data request into memory, refusing anything
 // larger than the limit as soon as it is seen, without reading the rest of the body.
@@ -10,18 +10,15 @@ export interface Upload {
   bytes: Buffer;
 }
 
-// Room for the multipart boundaries, part headers and small form fields around the file.
-const envelopeBytes = formEnvelopeBytes;
-
 export const tooLarge = (maxBytes: number) => partTooLarge('file', maxBytes);
 
 export async function readUpload(request: Request, maxBytes: number): Promise<Upload> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+  if (!isFormData(contentType)) {
     throw badInput('file', 'file: send multipart/form-data with the file in a part named `file`');
   }
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > maxBytes + envelopeBytes) throw tooLarge(maxBytes);
+  if (declared > maxBytes + formEnvelopeBytes) throw tooLarge(maxBytes);
   if (!request.body) throw badInput('file', 'file: is required');
 
   let parser: ReturnType<typeof Busboy>;
@@ -72,7 +69,7 @@ export async function readUpload(request: Request, maxBytes: number): Promise<Up
         for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
           if (settled) break;
           received += chunk.byteLength;
-          if (received > maxBytes + envelopeBytes) return fail(tooLarge(maxBytes));
+          if (received > maxBytes + formEnvelopeBytes) return fail(tooLarge(maxBytes));
           parser.write(chunk);
         }
         if (!settled) parser.end();

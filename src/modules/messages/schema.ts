@@ -1,3 +1,4 @@
+import { isBotSender } from '../auth/bot-identity.js';
 import { definedArgs } from '../../graphql/args.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
 import { minRole } from '../../graphql/scopes.js';
@@ -25,6 +26,15 @@ export const Message = builder.objectRef<MessageRecord>('Message').implement({
     attributes: t.field({ type: 'JSON', resolve: (m) => m.attributes }),
     receipts: t.field({ type: 'JSON', description: 'Per participant: user id to 150, 250 or 300.', resolve: (m) => m.receipts }),
     createdBy: t.exposeString('createdBy'),
+    hidden: t.exposeBoolean('hidden', {
+      nullable: false,
+      description: 'A notice for the agents (attributes `subtype: "info"` or `hidden: true`): end users never see it.',
+    }),
+    sentByBot: t.boolean({
+      nullable: false,
+      description: 'Written by one of the project\'s bots (its sender is the bot\'s).',
+      resolve: (m) => isBotSender(m.sender),
+    }),
     request: t.field({
       type: Request,
       resolve: (m, _args, ctx) => m.request ?? relationsOf(ctx).request(`${m.id_project} ${m.request_id}`),

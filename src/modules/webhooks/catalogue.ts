@@ -1,6 +1,7 @@
 import type { Db } from '../../infra/database.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
-import { rowRecord, type RecordRenderer, type RestRecord } from './render.js';
+import { type RecordRenderer, type RestRecord } from './render.js';
+import { restRecord, type RecordView } from '../../rest/shape.js';
 import { presenceEvent } from '../presence/service.js';
 import { customEventPrefix, isCustomEventName, type DomainEventName, type WebhookEventName } from '../../events.js';
 
@@ -67,11 +68,10 @@ function rendered(load: Loader, shape: (row: Row, tools: RenderTools) => Promise
 
 /** Through the module's GraphQL type, as its REST routes show it (from the row if the type is gone). */
 const typed = (typeName: string, load: Loader): Renderer =>
-  rendered(load, async (r, { records }) => (records.hasType(typeName) ? records.render(typeName, r) : rowRecord(r)));
+  rendered(load, async (r, { records }) => (records.hasType(typeName) ? records.render(typeName, r) : (restRecord(r) as RestRecord)));
 
 /** From the row, for records whose module has no GraphQL type yet. */
-const row = (load: Loader, options: Parameters<typeof rowRecord>[1] = {}): Renderer =>
-  rendered(load, async (r) => rowRecord(r, options));
+const row = (load: Loader, view: RecordView = {}): Renderer => rendered(load, async (r) => restRecord(r, view) as RestRecord);
 
 const load = {
   teammates: ((db, projectId, ids) =>

@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import type { Context, ContextServices } from '../../context.js';
 import { forbidden } from '../../errors.js';
-import { restDocument } from '../../rest/shape.js';
+import { restDocument, restRecord } from '../../rest/shape.js';
 import { publicKeyOf, schemeOf } from './signature.js';
 
 // Webhook payloads are records as REST returns them. A record whose module has a GraphQL type is
@@ -125,27 +125,6 @@ export class RecordRenderer {
   }
 }
 
-/** A row as REST shows records: `_id` and `id`, `__v`, ISO dates; `rename` maps column → wire name. */
-export function rowRecord(
-  row: Record<string, unknown>,
-  options: { rename?: Record<string, string>; omit?: string[] } = {},
-): RestRecord {
-  const out: RestRecord = { _id: row.id };
-  for (const [key, value] of Object.entries(row)) {
-    if (options.omit?.includes(key)) continue;
-    const name = key === 'v' ? '__v' : (options.rename?.[key] ?? key);
-    out[name] = plain(value);
-  }
-  return out;
-}
-
-function plain(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'bigint') return Number(value);
-  if (Array.isArray(value)) return value.map(plain);
-  return value;
-}
-
 /** The columns of a subscription REST shows: a column added later (a secret) stays out until named here. */
 export const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'failingSince', 'disabledAt', 'disabledReason', 'throttle', 'createdBy', 'createdAt', 'updatedAt', 'v'];
 
@@ -155,7 +134,7 @@ export const hookColumns = ['id', 'id_project', 'event', 'target', 'enabled', 'f
  */
 export function hookRecord(subscription: Record<string, unknown> & { id: string; signingSecret: string }): RestRecord {
   return {
-    ...rowRecord(Object.fromEntries(hookColumns.map((column) => [column, subscription[column]]))),
+    ...(restRecord(Object.fromEntries(hookColumns.map((column) => [column, subscription[column]]))) as RestRecord),
     signing: schemeOf(subscription.signingSecret),
     publicKey: publicKeyOf(subscription.signingSecret),
   };

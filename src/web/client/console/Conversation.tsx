@@ -128,7 +128,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   const [taught, setTaught] = useState<Record<string, string>>({});
   const questionBefore = (m: ChatMessage) => {
     const k = messages.findIndex((x) => x._id === m._id);
-    return [...messages.slice(0, k)].reverse().find((x) => x.sender !== userId && !x.sender.startsWith('bot_') && x.text)?.text ?? null;
+    return [...messages.slice(0, k)].reverse().find((x) => x.sender !== userId && !x.sentByBot && x.text)?.text ?? null;
   };
   async function judgeBotAnswer(m: ChatMessage, helpful: boolean) {
     const kb = kbMarkOf(m.attributes);
@@ -267,7 +267,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
               </li>
             );
           const m = item;
-          const hidden = m.attributes?.subtype === 'info' || m.attributes?.hidden === true;
+          const hidden = m.hidden;
           return (
             <li key={m._id} className={`message ${m.sender === userId ? 'mine' : 'theirs'}${hidden ? ' hidden' : ''}`} data-testid="message">
               <span className="sender">

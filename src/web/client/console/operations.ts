@@ -110,7 +110,7 @@ export const Conversation = graphql(`
       notes { _id text createdAt }
     }
     messages(project_id: $project, request_id: $request) {
-      _id sender senderFullname text type metadata attributes createdAt status receipts
+      _id sender senderFullname text type metadata attributes createdAt status receipts hidden sentByBot
     }
     requestTimeline(project_id: $project, request_id: $request) { seq name at text }
   }
@@ -120,7 +120,7 @@ export const MessageEvents = graphql(`
   subscription ConsoleMessageEvents($project: String!, $request: String!, $after: Int) {
     requestMessages(project_id: $project, request_id: $request, after: $after) {
       seq
-      message { _id sender senderFullname text type metadata attributes createdAt status receipts }
+      message { _id sender senderFullname text type metadata attributes createdAt status receipts hidden sentByBot }
     }
   }
 `);
@@ -128,7 +128,7 @@ export const MessageEvents = graphql(`
 export const Reply = graphql(`
   mutation ConsoleReply($project: String!, $request: String!, $text: String!, $attributes: JSON, $type: String, $metadata: JSON) {
     sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, type: $type, metadata: $metadata) {
-      _id sender senderFullname text type metadata attributes createdAt status receipts
+      _id sender senderFullname text type metadata attributes createdAt status receipts hidden sentByBot
     }
   }
 `);

@@ -421,7 +421,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -430,7 +430,7 @@ export type ConsoleMessageEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } | null } };
+export type ConsoleMessageEventsSubscription = { requestMessages: { seq: number, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean } | null } };
 
 export type ConsoleReplyMutationVariables = Exact<{
   project: string;
@@ -442,7 +442,7 @@ export type ConsoleReplyMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } };
+export type ConsoleReplyMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean } };
 
 export type ConsoleTakeMutationVariables = Exact<{
   project: string;
@@ -723,7 +723,7 @@ export type WidgetMessagesQueryVariables = Exact<{
 }>;
 
 
-export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any }> | null };
+export type WidgetMessagesQuery = { messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean }> | null };
 
 export type WidgetSendMutationVariables = Exact<{
   project: string;
@@ -737,7 +737,7 @@ export type WidgetSendMutationVariables = Exact<{
 }>;
 
 
-export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } };
+export type WidgetSendMutation = { sendMessage: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean } };
 
 export type WidgetMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -746,7 +746,7 @@ export type WidgetMessageEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any } | null } };
+export type WidgetMessageEventsSubscription = { requestMessages: { seq: number, name: string, message: { _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean } | null } };
 
 export type WidgetRequestStatusQueryVariables = Exact<{
   project: string;
@@ -1440,6 +1440,8 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     createdAt
     status
     receipts
+    hidden
+    sentByBot
   }
   requestTimeline(project_id: $project, request_id: $request) {
     seq
@@ -1464,6 +1466,8 @@ export const ConsoleMessageEventsDocument = new TypedDocumentString(`
       createdAt
       status
       receipts
+      hidden
+      sentByBot
     }
   }
 }
@@ -1488,6 +1492,8 @@ export const ConsoleReplyDocument = new TypedDocumentString(`
     createdAt
     status
     receipts
+    hidden
+    sentByBot
   }
 }
     `) as unknown as TypedDocumentString<ConsoleReplyMutation, ConsoleReplyMutationVariables>;
@@ -1946,6 +1952,8 @@ export const WidgetMessagesDocument = new TypedDocumentString(`
     createdAt
     status
     receipts
+    hidden
+    sentByBot
   }
 }
     `) as unknown as TypedDocumentString<WidgetMessagesQuery, WidgetMessagesQueryVariables>;
@@ -1971,6 +1979,8 @@ export const WidgetSendDocument = new TypedDocumentString(`
     createdAt
     status
     receipts
+    hidden
+    sentByBot
   }
 }
     `) as unknown as TypedDocumentString<WidgetSendMutation, WidgetSendMutationVariables>;
@@ -1990,6 +2000,8 @@ export const WidgetMessageEventsDocument = new TypedDocumentString(`
       createdAt
       status
       receipts
+      hidden
+      sentByBot
     }
   }
 }

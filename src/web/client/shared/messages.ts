@@ -11,6 +11,10 @@ export interface ChatMessage {
   createdAt: string;
   status?: number;
   receipts?: any;
+  /** A notice for the agents (the server's rule): end users never see it. */
+  hidden: boolean;
+  /** Written by one of the project's bots. */
+  sentByBot: boolean;
 }
 
 export interface Button {
@@ -34,5 +38,3 @@ export function merged<M extends ChatMessage>(messages: M[], incoming: M[]): M[]
 
 export const buttonsOf = (m: ChatMessage): Button[] =>
   Array.isArray(m.attributes?.attachment?.buttons) ? (m.attributes.attachment.buttons as Button[]) : [];
-
-export const isHiddenMessage = (m: ChatMessage) => m.attributes?.subtype === 'info' || m.attributes?.hidden === true;

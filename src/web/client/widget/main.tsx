@@ -2,7 +2,7 @@ import { StrictMode, useCallback, useEffect, useMemo, useRef, useState, type For
 import { createRoot } from 'react-dom/client';
 import { liveClient, request, setApiBase, subscribe } from '../api.js';
 import { Attachment, attachmentMessage, dropTarget, FilePicker, PaperclipIcon, receiptText, refusal, upload } from '../shared/attachments.js';
-import { buttonsOf, isHiddenMessage, merged, type ChatMessage } from '../shared/messages.js';
+import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
 import { usePageVisible, useReceipts } from '../shared/receipts.js';
 import { typingLine, useTyping } from '../shared/typing.js';
 import { KbAnswerDrafts, KbRateAnswer, kbMarkOf } from '../shared/kb.js';
@@ -160,7 +160,7 @@ function Widget({ projectId }: { projectId: string }) {
     me: session?.userId ?? '',
     enabled: !!session && started,
   });
-  const visible = messages.filter((m) => !isHiddenMessage(m));
+  const visible = messages.filter((m) => !m.hidden);
   // The finished message replaces its draft.
   const shownDraft = answerDraft && !visible.some((m) => kbMarkOf(m.attributes)?.draft_id === answerDraft.id) ? answerDraft : null;
   async function rateAnswer(messageId: string, helpful: boolean) {

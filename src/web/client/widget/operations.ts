@@ -18,7 +18,7 @@ export const WidgetSettings = graphql(`
 export const WidgetMessages = graphql(`
   query WidgetMessages($project: String!, $request: String!) {
     messages(project_id: $project, request_id: $request) {
-      _id sender senderFullname text type metadata attributes createdAt status receipts
+      _id sender senderFullname text type metadata attributes createdAt status receipts hidden sentByBot
     }
   }
 `);
@@ -26,7 +26,7 @@ export const WidgetMessages = graphql(`
 export const WidgetSend = graphql(`
   mutation WidgetSend($project: String!, $request: String!, $text: String!, $attributes: JSON, $sourcePage: String, $userAgent: String, $type: String, $metadata: JSON) {
     sendMessage(project_id: $project, request_id: $request, text: $text, attributes: $attributes, sourcePage: $sourcePage, userAgent: $userAgent, type: $type, metadata: $metadata) {
-      _id sender senderFullname text type metadata attributes createdAt status receipts
+      _id sender senderFullname text type metadata attributes createdAt status receipts hidden sentByBot
     }
   }
 `);
@@ -36,7 +36,7 @@ export const WidgetMessageEvents = graphql(`
     requestMessages(project_id: $project, request_id: $request, after: $after) {
       seq
       name
-      message { _id sender senderFullname text type metadata attributes createdAt status receipts }
+      message { _id sender senderFullname text type metadata attributes createdAt status receipts hidden sentByBot }
     }
   }
 `);
