@@ -57,8 +57,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const records: RecordRenderer = new RecordRenderer(() => schema, (): Context => payloadContext(services));
   const departments = new DepartmentService(db, infra.eventLog);
   const segments = new SegmentService(db, infra.eventLog);
-  const teammates = new TeammateService(db, infra.eventLog, infra.config.jwtSecret, infra.config.authCacheMs);
   const projects = new ProjectService(db, infra.eventLog, infra.config.projectCacheMs);
+  const teammates = new TeammateService(db, infra.eventLog, infra.config.jwtSecret, infra.config.authCacheMs, projects);
   const projectPurge = new ProjectPurge(db, infra.files, infra.logger);
   // The conversation services (requests, messages, routing, presence) depend on one another.
   const routing = new RoutingService(db, projects);
@@ -99,7 +99,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const services = {
     infra,
     audit: new AuditService(db, infra.config.auditRetentionDays, infra.config.retentionSweepIntervalMs, infra.logger),
-    auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
+    auth: new AuthService(db, infra.eventLog, infra.config, infra.limiters, projects, new AccountMail(db, email.mailer, infra.config, infra.logger), apiKeys),
     email,
     apiKeys,
     projects,
@@ -131,8 +131,6 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     listeners,
     scheduledMessages: new ScheduledMessages(db, infra.eventLog, requests, messages, teammates, infra.logger, infra.config.timers.sweepIntervalMs),
   };
-  services.auth.projects = projects;
-  teammates.projects = projects;
   return services;
 }
 

@@ -104,8 +104,6 @@ export const accountKey = {
 };
 
 export class AuthService {
-  /** The projects' state (src/modules/projects): visitors do not sign in to a disabled or deleted project. */
-  projects?: { assertOpen(projectId: string): Promise<{ id: string }> };
   private throttle: CredentialThrottle;
   /** Successful Basic credentials, by digest, so each request does not pay a bcrypt comparison. */
   private basicCache = new Map<string, { userId: string; expires: number }>();
@@ -133,6 +131,8 @@ export class AuthService {
     private events: EventLog,
     private config: Config,
     limiters: Limiters,
+    /** The projects' state (src/modules/projects): visitors do not sign in to a disabled or deleted project. */
+    private projects: { assertOpen(projectId: string): Promise<{ id: string }> },
     private mail?: AccountMail,
     private apiKeys?: ApiKeyAuthenticator,
   ) {
@@ -344,7 +344,7 @@ export class AuthService {
   async signinAnonymously(input: unknown) {
     const data = parseInput(anonymousInput, input);
     // A deleted project answers 404, a disabled one 403 (visitors included).
-    const project = this.projects ? await this.projects.assertOpen(data.id_project) : await this.db.project.findUnique({ where: { id: data.id_project } });
+    const project = await this.projects.assertOpen(data.id_project);
     if (!project) throw notFound('project');
     const user = await this.events.transaction(async (tx, emit) => {
       const created = await tx.user.create({ data: { firstname: data.firstname, anonymous: true } });
@@ -376,7 +376,7 @@ export class AuthService {
     const claims = await this.throttle.check({ account: `project:${projectId}`, source: clientIp }, async () => {
       const project = await this.db.project.findUnique({ where: { id: projectId }, select: { jwtSecret: true } });
       if (!project) throw badInput('aud', 'aud: names no project');
-      await this.projects?.assertOpen(projectId);
+      await this.projects.assertOpen(projectId);
       if (!project.jwtSecret) throw unauthenticated('the project has no secret for custom tokens (POST /v3/:project_id/keys/generate)');
       return verifyCustomToken(claimed, project.jwtSecret, this.config.customTokenClockToleranceSeconds);
     });

@@ -40,7 +40,9 @@ export class TeammateService {
     private events: EventLog,
     /** Signs invitations' accept links. */
     invitationKey: string,
-    cacheMs = 5000,
+    cacheMs: number,
+    /** The projects' state (src/modules/projects): a disabled or deleted project's memberships answer 403/404. */
+    private projects: { assertOpen(projectId: string, ownerCall?: boolean): Promise<unknown>; know(projectId: string, project: Project | null): void },
   ) {
     this.memberships = new TtlCache(cacheMs);
     this.invitations = new InvitationService(db, events, (projectId, userId) => this.membershipChanged(projectId, userId), invitationKey);
@@ -48,7 +50,6 @@ export class TeammateService {
   }
 
   /** The projects' state (src/modules/projects): a member of a disabled or deleted project is refused. */
-  projects?: { assertOpen(projectId: string, ownerCall?: boolean): Promise<unknown>; know(projectId: string, project: Project | null): void };
 
   /**
    * The caller's active membership in a project (removed or disabled teammates have none). A member
@@ -57,7 +58,7 @@ export class TeammateService {
    */
   async membership(projectId: string, principal: Principal, { ownerCall = false } = {}): Promise<TeammateRecord | null> {
     const active = await this.activeMembership(projectId, principal);
-    if (active && this.projects) await this.projects.assertOpen(projectId, ownerCall && active.role === 'owner');
+    if (active) await this.projects.assertOpen(projectId, ownerCall && active.role === 'owner');
     return active;
   }
 
@@ -69,7 +70,7 @@ export class TeammateService {
     if (cached !== undefined) return cached;
     const { teammate, project } = await readMembership(this.db, projectId, principal.userId);
     // Read with it: the project the role check reads next.
-    this.projects?.know(projectId, project);
+    this.projects.know(projectId, project);
     const active = teammate && !teammate.trashed && teammate.status === 'active' ? teammate : null;
     this.memberships.set(key, active);
     return active;
