@@ -27,6 +27,7 @@ CREATE TABLE "RequestSla" (
     "breached" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "met" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "updatedAt" TIMESTAMP(3) NOT NULL,
+    "v" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "RequestSla_pkey" PRIMARY KEY ("id_project","request_id")
 );
@@ -45,6 +46,7 @@ CREATE TABLE "SlaTimer" (
     "fired_at" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
+    "v" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "SlaTimer_pkey" PRIMARY KEY ("id")
 );
@@ -60,6 +62,7 @@ CREATE TABLE "SlaBreach" (
     "departmentId" TEXT,
     "agents" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "v" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "SlaBreach_pkey" PRIMARY KEY ("id")
 );

@@ -23,9 +23,13 @@ function parse(value: unknown): number | null {
   return total;
 }
 
-/** Seconds, or a 400 naming `field`. Null and undefined pass through (no target / unchanged). */
+/**
+ * Seconds, or a 400 naming `field`. Undefined passes through (unchanged); null, false and "none"
+ * mean no target (REST drops a null body key, so it says false or "none").
+ */
 export function targetSeconds(field: string, value: unknown): number | null | undefined {
-  if (value === undefined || value === null) return value;
+  if (value === undefined) return value;
+  if (value === null || value === false || value === 'none') return null;
   const seconds = parse(value);
   if (seconds === null) throw badInput(field, `${field}: must be a duration: seconds, or text such as "30m", "4h", "1d 2h" or "PT4H"`);
   if (seconds < 1) throw badInput(field, `${field}: must be at least one second`);

@@ -104,7 +104,6 @@ export class SlaPolicyService {
           departments: data.departments && [...new Set(data.departments)],
           priorities: data.priorities && [...new Set(data.priorities)],
           ...targets,
-          v: { increment: 1 },
         },
       });
       const fields = [...Object.keys(data).filter((k) => data[k as keyof typeof data] !== undefined), ...Object.keys(targets)];

@@ -127,7 +127,7 @@ builder.mutationFields((t) => {
     name: t.arg.string(),
     departments: t.arg.stringList({ description: 'Department ids; empty or absent: any department.' }),
     priorities: t.arg.stringList({ description: 'urgent, hight, normal, low; empty or absent: any priority.' }),
-    first_response: t.arg({ type: 'JSON', description: 'A duration: seconds, or text such as "30m", "4h", "1d 2h" or "PT4H"; null removes the target.' }),
+    first_response: t.arg({ type: 'JSON', description: 'A duration: seconds, or text such as "30m", "4h", "1d 2h" or "PT4H"; null, false or "none" removes the target (REST drops null keys: say false or "none").' }),
     next_response: t.arg({ type: 'JSON', description: 'A duration, as first_response.' }),
     resolution: t.arg({ type: 'JSON', description: 'A duration, as first_response.' }),
   });
