@@ -104,6 +104,8 @@ export const domainEvents = {
   'sla_policy.create': { payload: none, audit: true },
   'sla_policy.update': { payload: changed, audit: true },
   'sla_policy.delete': { payload: none, audit: true },
+  /** What a request shows of its SLA changed: its policy, a deadline, or a target met (src/modules/sla/tracker.ts). */
+  'sla.update': { payload: z.looseObject({ request_id: z.string() }) },
   /** 80% of an SLA target's time went by with the target not met (subject: the request). */
   'sla.warning': { payload: sla, webhook: true },
   /** An SLA target was missed (subject: the request); once per target and deadline. */

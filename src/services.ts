@@ -100,7 +100,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     new HistoryLearner(db, requests, assistant.history, infra.logger),
     new HandOverSummaries(db, assistantSummaries, infra.logger),
     // Each request's SLA follows its changes (src/modules/sla).
-    new SlaTracker(db, infra.logger),
+    new SlaTracker(db, infra.eventLog, infra.logger),
   ];
   const services = {
     infra,

@@ -129,7 +129,7 @@ describe('SLA policies', () => {
     const read = await t.gql('query($p: String!) { slaPolicies(project_id: $p) { _id name } }', { p: p.projectId }, p.agent.token);
     expect(read.body.data.slaPolicies.map((x: { name: string }) => x.name)).toContain('By GraphQL');
     const refused = await t.gql('mutation($p: String!) { createSlaPolicy(project_id: $p, name: "x", first_response: "soon") { _id } }', { p: p.projectId }, p.admin.token);
-    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first_response' });
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first_response' });
   });
 });
 

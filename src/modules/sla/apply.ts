@@ -32,15 +32,28 @@ async function cancelOthers(db: Writer, request: Request, keep: SlaTarget[]) {
   });
 }
 
-export async function applySla(db: Writer, request: Request, state: SlaState) {
+const time = (d: Date | null) => d?.getTime() ?? null;
+
+/** Writes the SLA; true when what the request shows of it changed (policy, deadlines, targets met). */
+export async function applySla(db: Writer, request: Request, state: SlaState): Promise<boolean> {
   const key = { id_project: request.id_project, request_id: request.request_id };
+  const before = await db.requestSla.findUnique({ where: { id_project_request_id: key } });
+  const changed =
+    (before?.policyId ?? null) !== (state.policy?.id ?? null) ||
+    (!!state.policy &&
+      (before?.policyName !== state.policy.name ||
+        time(before.firstResponseDueAt) !== time(state.due.first_response) ||
+        time(before.nextResponseDueAt) !== time(state.due.next_response) ||
+        time(before.resolutionDueAt) !== time(state.due.resolution) ||
+        [...before.met].sort().join() !== [...state.met].sort().join()));
   if (!state.policy) {
     await cancelOthers(db, request, []);
+    if (!before?.policyId) return false;
     await db.requestSla.updateMany({
       where: key,
       data: { policyId: null, policyName: null, firstResponseDueAt: null, nextResponseDueAt: null, resolutionDueAt: null, met: [] },
     });
-    return;
+    return changed;
   }
   const dues = { firstResponseDueAt: state.due.first_response, nextResponseDueAt: state.due.next_response, resolutionDueAt: state.due.resolution };
   await db.requestSla.upsert({
@@ -54,4 +67,5 @@ export async function applySla(db: Writer, request: Request, state: SlaState) {
     await arm(db, request, target, 'warning', state.warnAt[target]!, state.due[target]!, state.policy.id);
     await arm(db, request, target, 'breach', state.due[target]!, state.due[target]!, state.policy.id);
   }
+  return changed;
 }

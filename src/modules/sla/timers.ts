@@ -62,7 +62,9 @@ export class SlaTimers {
       const stillDue = state.policy?.id === timer.policyId && !state.met.includes(target) && state.due[target]?.getTime() === timer.target_due_at.getTime();
       if (!stillDue) {
         // Met, or its deadline moved: the row follows the request's present SLA.
-        await applySla(tx, request, state);
+        if (await applySla(tx, request, state)) {
+          await emit({ projectId: timer.id_project, name: 'sla.update', subject: request.id, payload: { request_id: request.request_id } });
+        }
         await tx.slaTimer.updateMany({ where: claim, data: { status: 'cancelled' } });
         return false;
       }

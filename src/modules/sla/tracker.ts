@@ -1,8 +1,9 @@
 import type { Db } from '../../infra/database.js';
 import type { EventConsumer } from '../../infra/event-consumers.js';
-import type { LoggedEvent } from '../../infra/event-log.js';
+import type { EventLog, LoggedEvent } from '../../infra/event-log.js';
 import type { Logger } from '../../infra/logger.js';
 import { RequestStatus } from '../requests/states.js';
+import { transactionWithRetry } from '../requests/store.js';
 import { applySla } from './apply.js';
 import { evaluate, projectHours } from './clock.js';
 
@@ -11,7 +12,8 @@ import { evaluate, projectHours } from './clock.js';
 // its closing is committed, whichever node wrote it, and a process dying in between leaves the
 // events to read again. Computing is from the request's present state (clock.ts), so reading an
 // event twice changes nothing. A change of policies or of the project's operating hours computes
-// the project's open requests again.
+// the project's open requests again. A change of what a request shows of its SLA is an
+// `sla.update` event, so that consoles and subscriptions follow it.
 
 const requestEvents = new Set(['request.create', 'request.update', 'request.close', 'request.merge', 'message.create']);
 const projectEvents = new Set(['sla_policy.create', 'sla_policy.update', 'sla_policy.delete', 'project.update']);
@@ -22,6 +24,7 @@ export class SlaTracker implements EventConsumer {
 
   constructor(
     private db: Db,
+    private events: EventLog,
     private logger: Logger,
   ) {}
 
@@ -44,10 +47,12 @@ export class SlaTracker implements EventConsumer {
     const recompute = async (requestIds: string[]) => {
       for (const requestId of requestIds) {
         try {
-          await this.db.$transaction(async (tx) => {
+          await transactionWithRetry(this.events, async (tx, emit) => {
             const request = await tx.request.findUnique({ where: { id_project_request_id: { id_project: projectId, request_id: requestId } } });
             if (!request) return;
-            await applySla(tx, request, await evaluate(tx, request, policies, hours));
+            if (await applySla(tx, request, await evaluate(tx, request, policies, hours))) {
+              await emit({ projectId, name: 'sla.update', subject: request.id, payload: { request_id: request.request_id } });
+            }
           });
         } catch (error) {
           this.logger.error({ err: error, project: projectId, request: requestId }, 'SLA not computed; the timer sweep checks it again');
