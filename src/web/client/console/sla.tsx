@@ -169,16 +169,10 @@ export function SlaPoliciesSection({ projectId }: { projectId: string }) {
         {data?.slaPolicies?.length === 0 && <li className="empty">No SLA policy yet.</li>}
         {data?.slaPolicies?.map((p) => (
           <li key={p._id} data-testid="sla-policy">
-            <strong>{p.name}</strong>
             <span>
-              {' '}
-              · {p.departments.length ? p.departments.map(departmentName).join(', ') : 'all departments'} ·{' '}
-              {p.priorities.length ? p.priorities.map((x) => priorityLabel[x] ?? x).join(', ') : 'all priorities'}
-            </span>
-            <span>
-              {' '}
-              · first response {asText(p.first_response_seconds) || '—'} · next response {asText(p.next_response_seconds) || '—'} · resolution{' '}
-              {asText(p.resolution_seconds) || '—'}
+              <strong>{p.name}</strong> · {p.departments.length ? p.departments.map(departmentName).join(', ') : 'all departments'} ·{' '}
+              {p.priorities.length ? p.priorities.map((x) => priorityLabel[x] ?? x).join(', ') : 'all priorities'} · first response{' '}
+              {asText(p.first_response_seconds) || '—'} · next response {asText(p.next_response_seconds) || '—'} · resolution {asText(p.resolution_seconds) || '—'}
             </span>{' '}
             <button
               type="button"
