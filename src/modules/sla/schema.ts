@@ -108,6 +108,7 @@ builder.queryFields((t) => ({
   slaPolicy: t.field({
     type: SlaPolicy,
     nullable: false,
+    description: 'One SLA policy of the project (agents may read it); another project\'s answers 404.',
     args: { project_id: t.arg.string({ required: true }), id: t.arg.string({ required: true }) },
     authScopes: minRole('agent'),
     resolve: (_root, args, ctx) => ctx.services.slaPolicies.get(args.project_id, args.id),
