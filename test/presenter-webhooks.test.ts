@@ -242,7 +242,7 @@ describe('every catalogue event', () => {
       const payload = await delivered(event, res.body._id);
       // Read once breached. The payload is rendered when delivered: a warning's, a moment before or after the breach.
       await eventually(async () => (await rest(`/requests/${requestId}`)).sla?.breached.length);
-      const request = noReader(await rest(`/requests/${requestId}`));
+      const request: Record<string, any> = noReader(await rest(`/requests/${requestId}`));
       const breached = event === 'sla.breach' ? request.sla.breached : payload.sla.breached;
       expect(breached).toEqual(event === 'sla.breach' ? ['first_response'] : expect.arrayContaining([]));
       expect(payload).toEqual({ ...request, sla: { ...request.sla, breached }, sla_target: 'first_response', sla_due_at: request.sla.firstResponseDueAt });

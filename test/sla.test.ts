@@ -278,4 +278,17 @@ describe('the SLA report', () => {
     expect((await t.get(`/v3/${q.projectId}/analytics/sla?from=yesterday`, { token: q.admin.token })).body.field).toBe('from');
     expect((await t.get(`/v3/${other.projectId}/analytics/sla`, { token: q.admin.token })).status).toBe(403);
   }, 30_000);
+
+  it('marks the breached conversation in the conversations CSV', async () => {
+    const q = await freshProject('CSV');
+    await create({ name: 'Instant', first_response: 1 }, q.admin.token, q.projectId);
+    const late = await openRequest(t, q, { text: 'late' });
+    await eventually(async () => (await slaOf(q, late))?.breached.length, 20_000);
+    await t.delete(`${policies(q.projectId)}/${(await t.get(policies(q.projectId), { token: q.admin.token })).body[0]._id}`, { token: q.admin.token });
+    const fine = await openRequest(t, q, { text: 'no policy any more' });
+    const csv = (await t.get(`/v3/${q.projectId}/analytics/conversations.csv`, { token: q.admin.token })).body as string;
+    const rowOf = (id: string) => csv.split('\r\n').find((line) => line.startsWith(`${id},`));
+    expect(rowOf(late)?.endsWith(',true')).toBe(true);
+    expect(rowOf(fine)?.endsWith(',false')).toBe(true);
+  }, 30_000);
 });

@@ -5,7 +5,8 @@ import type { EventLog } from '../../infra/event-log.js';
 // The conversations report: one CSV row per conversation, read in pages by id (keyset, so each
 // page is one indexed query and nothing is held between pages) and written as the client reads
 // (the stream pulls the next page only when the socket drained the last), so memory does not grow
-// with the number of rows. `sla_breached` is false until the project has SLA data.
+// with the number of rows. `sla_breached` says whether any SLA target of the conversation was
+// missed (src/modules/sla).
 
 const pageSize = 500;
 export const reportColumns = ['id', 'created', 'first_response_seconds', 'resolution_seconds', 'agent', 'department', 'tags', 'rating', 'sla_breached'] as const;
@@ -60,6 +61,11 @@ export class ConversationsReport {
           // Bounded: a project's agents are few, but keep the map from growing without end.
           if (names.size > 10_000) names.clear();
         }
+        const slas = await db.requestSla.findMany({
+          where: { id_project: projectId, request_id: { in: page.map((r) => r.request_id) }, NOT: { breached: { isEmpty: true } } },
+          select: { request_id: true },
+        });
+        const breached = new Set(slas.map((s) => s.request_id));
         let chunk = '';
         for (const r of page) {
           const tags = Array.isArray(r.tags) ? (r.tags as Array<{ tag?: string }>).map((x) => x.tag).filter(Boolean).join(';') : '';
@@ -72,7 +78,7 @@ export class ConversationsReport {
             r.departmentId ? (departments.get(r.departmentId) ?? r.departmentId) : '',
             tags,
             r.rating,
-            false,
+            breached.has(r.request_id),
           ].map(csvField).join(',') + '\r\n';
         }
         yield chunk;
