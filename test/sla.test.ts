@@ -3,6 +3,7 @@ import { createTestApp, type SeededProject, type TestApp } from './helpers/app.j
 import { eventually, onlyAvailable, openRequest, send } from './helpers/conversations.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { addWorkingTime } from '../src/modules/sla/working-time.js';
 
 // SLA policies over REST and GraphQL (admin writes, agents read, tenancy, bad input), the `sla`
 // each request carries, and the durable timers: a warning at 80%, a breach once, none for a
@@ -163,6 +164,26 @@ describe("a request's sla", () => {
     const inDepartment = (await t.get(`/v3/${q.projectId}/requests/${requestId}`, { token: q.admin.token })).body.department?._id === department;
     expect(sla.policy!.name).toBe(inDepartment ? 'Urgent here' : 'Urgent');
     expect(new Date(sla.firstResponseDueAt!).getTime()).toBe(new Date(request.createdAt).getTime() + (inDepartment ? 300_000 : 900_000));
+  });
+
+  it("counts in the project's operating hours once they are on, moving an open request's deadlines", async () => {
+    const q = await freshProject('Office hours');
+    await create({ name: 'An hour', first_response: '1h' }, q.admin.token, q.projectId);
+    const requestId = await openRequest(t, q, { text: 'help' });
+    const calendar = await eventually(() => slaOf(q, requestId));
+    const created = new Date((await requestOf(q, requestId)).createdAt);
+    expect(new Date(calendar.firstResponseDueAt!).getTime()).toBe(created.getTime() + 3_600_000);
+    // One hour a day, 09:00–10:00 in Tokyo.
+    const slot = [{ start: '09:00', end: '10:00' }];
+    const hours = { tzname: 'Asia/Tokyo', '0': slot, '1': slot, '2': slot, '3': slot, '4': slot, '5': slot, '6': slot };
+    expect((await t.put(`/v3/projects/${q.projectId}`, { token: q.admin.token, body: { activeOperatingHours: true, operatingHours: hours } })).status).toBe(200);
+    const expected = addWorkingTime(hours, created, 3600).toISOString();
+    const moved = await eventually(async () => {
+      const s = await slaOf(q, requestId);
+      return s?.firstResponseDueAt === expected ? s : null;
+    });
+    // 09:00–10:00 in Tokyo is 00:00–01:00 UTC: due at 01:00 UTC, a day later unless opened before midnight UTC.
+    expect(moved.firstResponseDueAt).toMatch(/T01:00:00\.000Z$|T00:/);
   });
 
   it('is null for end users and through GraphQL shows the same deadlines', async () => {

@@ -16,7 +16,12 @@ import { evaluate, projectHours } from './clock.js';
 // `sla.update` event, so that consoles and subscriptions follow it.
 
 const requestEvents = new Set(['request.create', 'request.update', 'request.close', 'request.merge', 'message.create']);
-const projectEvents = new Set(['sla_policy.create', 'sla_policy.update', 'sla_policy.delete', 'project.update']);
+const policyEvents = new Set(['sla_policy.create', 'sla_policy.update', 'sla_policy.delete']);
+const hoursFields = ['activeOperatingHours', 'operatingHours'];
+/** A change that may move every open request's deadlines: the policies, or the operating hours. */
+const changesAll = (event: LoggedEvent) =>
+  policyEvents.has(event.name) ||
+  (event.name === 'project.update' && (!Array.isArray(event.payload.fields) || event.payload.fields.some((f) => hoursFields.includes(String(f)))));
 const pageSize = 200;
 
 export class SlaTracker implements EventConsumer {
@@ -29,12 +34,12 @@ export class SlaTracker implements EventConsumer {
   ) {}
 
   wants(event: LoggedEvent) {
-    return requestEvents.has(event.name) || projectEvents.has(event.name);
+    return requestEvents.has(event.name) || changesAll(event);
   }
 
   async handle(projectId: string, events: LoggedEvent[]) {
     const policies = await this.db.slaPolicy.findMany({ where: { id_project: projectId } });
-    const everything = events.some((e) => projectEvents.has(e.name));
+    const everything = events.some(changesAll);
     // With no policy nothing is due, and no request of the project has an SLA to clear.
     if (!policies.length && !everything) return;
     const hours = await projectHours(this.db, projectId);
