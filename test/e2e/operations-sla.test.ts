@@ -31,10 +31,16 @@ async function open(viewport = { width: 1280, height: 860 }, init?: (context: Br
   return watched;
 }
 
-async function openConsole(path: string, viewport?: { width: number; height: number }, as: { token: string; userId: string } = p.agent) {
+async function openConsole(
+  path: string,
+  viewport?: { width: number; height: number },
+  as: { token: string; userId: string } = p.agent,
+  init?: (context: BrowserContext) => Promise<void>,
+) {
   const auth = JSON.stringify({ token: as.token, userId: as.userId, name: 'Agent' });
   const w = await open(viewport, async (context) => {
     await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
+    await init?.(context);
   });
   await w.page.goto(`${t.baseUrl}${path}`);
   return w;
@@ -164,5 +170,32 @@ describe('a support lead sets an SLA', () => {
     const phone = await openConsole(`/console/projects/${p.projectId}`, { width: 390, height: 844 });
     await expect.poll(() => phone.page.locator(`[data-request-id="${id}"]`).getByTestId('sla').getAttribute('data-state'), { timeout: 20_000 }).toBe('breached');
     await phone.page.screenshot({ path: `${artifacts}operations-sla-breached-phone.png` });
+  }, 120_000);
+
+  it('tells the agent of a breach in a background tab with a notification', async () => {
+    const agentTab = await openConsole(`/console/projects/${p.projectId}`, undefined, p.agent, async (context) => {
+      await context.grantPermissions(['notifications']);
+      // The tab is in the background, and every notification raised is recorded.
+      await context.addInitScript(() => {
+        const shown: string[] = [];
+        (window as unknown as { shown: string[] }).shown = shown;
+        Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+        const Real = window.Notification;
+        class Recording extends Real {
+          constructor(title: string, options?: NotificationOptions) {
+            super(title, options);
+            shown.push(title);
+          }
+        }
+        Object.defineProperty(Recording, 'permission', { get: () => 'granted' });
+        window.Notification = Recording as typeof Notification;
+      });
+    });
+    await agentTab.page.getByRole('checkbox', { name: 'Notifications' }).check();
+    await expect.poll(() => agentTab.page.getByRole('checkbox', { name: 'Notifications' }).isChecked()).toBe(true);
+    await openRequest(t, p, { text: 'Nobody answers' });
+    const shown = () => agentTab.page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+    await expect.poll(shown, { timeout: 30_000 }).toContain('SLA breached');
+    expect(await shown()).toContain('SLA due soon');
   }, 120_000);
 });
