@@ -6,7 +6,9 @@
 // the nodes are killed (SIGKILL) or frozen at random and brought back. Then everything is given
 // time to converge, and the run is checked against the database: each subscriber must have every
 // message of its request once and in order, the receiver every message once (under one
-// webhook-id), and no idempotent post may be stored twice. Prints a table; exits 1 on any loss.
+// webhook-id), no idempotent post may be stored twice, and each conversation's SLA warning and
+// breach (a policy whose first-response target falls in the middle of the chaos) must be logged
+// exactly once. Prints a table; exits 1 on any loss.
 // PostgreSQL is faulted too, never the server itself (it may be shared): the nodes and workers reach
 // the run's database through a TCP proxy of this run, which resets every connection and refuses new
 // ones for a moment (what a restart or a failover looks like to a client) or stops forwarding (a
@@ -290,6 +292,11 @@ const token = (await call(urls[0], 'POST', '/v3/auth/signin', { email, password:
 const projectId = (await call(urls[0], 'POST', '/v3/projects', { name: 'Chaos' }, token)).body._id as string;
 const hook = await call(urls[0], 'POST', `/v3/${projectId}/subscriptions`, { event: 'message.create', target: receiverUrl }, token);
 signingSecret = hook.body.signingSecret as string;
+// SLA timers fire in the middle of the chaos: no conversation here gets a first response (the owner
+// writes every message, as its requester), so each must have one warning and one breach, no more.
+const slaSeconds = Math.max(5, Math.round(seconds / 2));
+const policy = await call(urls[0], 'POST', `/v3/${projectId}/sla_policies`, { name: 'Chaos', first_response: slaSeconds }, token);
+if (policy.status !== 200) throw new Error(`could not create the SLA policy: ${JSON.stringify(policy.body)}`);
 const requestIds = Array.from({ length: requestCount }, () => `support-group-${randomUUID()}`);
 for (const requestId of requestIds) {
   const opened = await call(urls[0], 'POST', `/v3/${projectId}/requests/${requestId}/messages`, { text: `opening ${requestId}` }, token);
@@ -604,6 +611,24 @@ const attemptOutcomes = (
 const mostAttempts = Math.max(0, ...states.map((d) => d.attempts?.length ?? 0));
 const lostWhy = (d: DeliveryState) => (!d.eventId ? 'no event' : !d.deliveryId ? (d.dispatched ? 'no delivery (event dispatched)' : 'no delivery (event not dispatched)') : d.status!);
 
+// SLA timers: every conversation's warning and breach, waited for (bounded) then counted once each.
+const slaEvents = async () =>
+  (
+    await db.query<{ request_id: string; name: string; n: string }>(
+      `SELECT "payload"->>'request_id' AS request_id, "name", count(*) AS n FROM "DomainEvent"
+       WHERE "id_project" = $1 AND "name" IN ('sla.warning', 'sla.breach') GROUP BY 1, 2`,
+      [projectId],
+    )
+  ).rows;
+let slaRows = await slaEvents();
+for (const deadline = Date.now() + 120_000; slaRows.filter((r) => r.name === 'sla.breach').length < requestIds.length && Date.now() < deadline; ) {
+  await sleep(1000);
+  slaRows = await slaEvents();
+}
+const slaCount = (requestId: string, name: string) => Number(slaRows.find((r) => r.request_id === requestId && r.name === name)?.n ?? 0);
+const slaLost = requestIds.reduce((sum, id) => sum + (slaCount(id, 'sla.warning') ? 0 : 1) + (slaCount(id, 'sla.breach') ? 0 : 1), 0);
+const slaDuplicated = requestIds.reduce((sum, id) => sum + Math.max(0, slaCount(id, 'sla.warning') - 1) + Math.max(0, slaCount(id, 'sla.breach') - 1), 0);
+
 // --- the table -----------------------------------------------------------------------------------
 
 const duplicatedEvents = followers.reduce((sum, f) => sum + (f.ids.length - new Set(f.ids).size), 0);
@@ -645,6 +670,9 @@ const result = {
   's from the last post to every delivery settled (or the deadline)': Math.round(settleMs / 1000),
   'webhook deliveries duplicated under another id': [...deliveredUnder.values()].filter((ids) => ids.size > 1).length,
   'webhook signature failures': received.signatureFailures,
+  [`SLA warnings and breaches expected (${slaSeconds} s first response)`]: requestIds.length * 2,
+  'SLA warnings and breaches lost': slaLost,
+  'SLA warnings and breaches duplicated': slaDuplicated,
   'nodes and workers exited (not killed by the run)': [...nodes, ...workers].reduce((sum, m) => sum + m.unexpectedExits.length, 0),
   'uploads stored': diskFaults ? uploads.stored : 'skipped (no tmpfs)',
   'uploads answered 507 (disk full)': uploads.refusedFull,
@@ -664,6 +692,8 @@ const failed =
     result['webhook deliveries lost'] +
     result['webhook deliveries duplicated under another id'] +
     result['webhook signature failures'] +
+    result['SLA warnings and breaches lost'] +
+    result['SLA warnings and breaches duplicated'] +
     result['nodes and workers exited (not killed by the run)'] +
     result['uploads with an unexpected answer'] +
     result['partial files left on the store'] >

@@ -22,6 +22,9 @@ const request = z.looseObject({
   status: z.number().optional(),
 });
 
+/** An SLA timer fired: which target of which request, and its deadline. */
+const sla = z.looseObject({ request_id: z.string(), target: z.string(), due_at: z.string(), policy_id: z.string() });
+
 interface DomainEventDefinition {
   payload: z.ZodType<Record<string, unknown>>;
   /** Webhook subscriptions may ask for it: the webhook catalogue must render it. */
@@ -98,6 +101,15 @@ export const domainEvents = {
   'message.scheduled_skipped': {
     payload: z.looseObject({ request_id: z.string(), scheduled_message_id: z.string(), by: z.string(), reason: z.string() }),
   },
+  'sla_policy.create': { payload: none, audit: true },
+  'sla_policy.update': { payload: changed, audit: true },
+  'sla_policy.delete': { payload: none, audit: true },
+  /** What a request shows of its SLA changed: its policy, a deadline, or a target met (src/modules/sla/tracker.ts). */
+  'sla.update': { payload: z.looseObject({ request_id: z.string() }) },
+  /** 80% of an SLA target's time went by with the target not met (subject: the request). */
+  'sla.warning': { payload: sla, webhook: true },
+  /** An SLA target was missed (subject: the request); once per target and deadline. */
+  'sla.breach': { payload: sla, webhook: true },
   'kb.namespace.create': { payload: z.looseObject({ default: z.boolean().optional() }) },
   'kb.namespace.update': { payload: changed },
   'kb.namespace.delete': {

@@ -46,6 +46,10 @@ import { ChatAnswerer } from './modules/kb/answer.js';
 import { AuditService } from './modules/audit/service.js';
 import { ConversationsReport } from './modules/reports/conversations-csv.js';
 import { LeadPrivacy } from './modules/leads/privacy.js';
+import { SlaPolicyService } from './modules/sla/policies.js';
+import { SlaTracker } from './modules/sla/tracker.js';
+import { SlaTimers } from './modules/sla/timers.js';
+import { SlaReports } from './modules/sla/report.js';
 
 /**
  * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
@@ -95,6 +99,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     // The assistant learns from each closed conversation and summarises each hand-over.
     new HistoryLearner(db, requests, assistant.history, infra.logger),
     new HandOverSummaries(db, assistantSummaries, infra.logger),
+    // Each request's SLA follows its changes (src/modules/sla).
+    new SlaTracker(db, infra.eventLog, infra.logger),
   ];
   const services = {
     infra,
@@ -129,6 +135,9 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     assistant,
     assistantSummaries,
     listeners,
+    slaPolicies: new SlaPolicyService(db, infra.eventLog),
+    slaTimers: new SlaTimers(db, infra.eventLog, infra.logger, infra.config.timers.sweepIntervalMs),
+    slaReports: new SlaReports(db),
     scheduledMessages: new ScheduledMessages(db, infra.eventLog, requests, messages, teammates, infra.logger, infra.config.timers.sweepIntervalMs),
   };
   return services;

@@ -230,6 +230,26 @@ describe('every catalogue event', () => {
     expect(await delivered('event.emit', res.body._id)).toEqual(await rest(`/events/${res.body._id}`));
   });
 
+  // A policy for low-priority requests only, so that no other case's request changes meanwhile.
+  const slaCase = (event: 'sla.warning' | 'sla.breach') =>
+    when(event, async () => {
+      if (!(await rest('/sla_policies')).length) {
+        expect((await t.post(`/v3/${p.projectId}/sla_policies`, { token: p.owner.token, body: { name: 'Low', priorities: ['low'], first_response: 1 } })).status).toBe(200);
+      }
+      const { requestId } = await visitorMessage();
+      const res = await t.patch(`/v3/${p.projectId}/requests/${requestId}`, { token: p.owner.token, body: { priority: 'low' } });
+      expect(res.status).toBe(200);
+      const payload = await delivered(event, res.body._id);
+      // Read once breached. The payload is rendered when delivered: a warning's, a moment before or after the breach.
+      await eventually(async () => (await rest(`/requests/${requestId}`)).sla?.breached.length);
+      const request: Record<string, any> = noReader(await rest(`/requests/${requestId}`));
+      const breached = event === 'sla.breach' ? request.sla.breached : payload.sla.breached;
+      expect(breached).toEqual(event === 'sla.breach' ? ['first_response'] : expect.arrayContaining([]));
+      expect(payload).toEqual({ ...request, sla: { ...request.sla, breached }, sla_target: 'first_response', sla_due_at: request.sla.firstResponseDueAt });
+    });
+  slaCase('sla.warning');
+  slaCase('sla.breach');
+
   it('covers every event of the catalogue', () => {
     expect([...covered].sort()).toEqual(Object.keys(catalogue).sort());
   });

@@ -67,6 +67,7 @@ export function registerJobs(queue: JobQueue, services: Services) {
 
   // Scheduled messages: every process sweeps the due ones; each is sent once (scheduled.ts).
   queue.runBeside(services.scheduledMessages.backgroundTask());
+  queue.runBeside(services.slaTimers.backgroundTask());
 
   // E-mail: the send job.
   queue.define(services.email.mailer.jobDefinition());

@@ -31,6 +31,7 @@ import { routes as searchRoutes } from '../modules/search/schema.js';
 import { routes as assistantRoutes } from '../modules/assistant/schema.js';
 import { routes as auditRoutes } from '../modules/audit/schema.js';
 import { reportRoutes } from '../modules/reports/routes.js';
+import { routes as slaRoutes } from '../modules/sla/schema.js';
 
 // Importing a module's schema file registers its types; its `routes` give their /v3 REST paths.
 export const restRoutes = {
@@ -62,6 +63,7 @@ export const restRoutes = {
   ...assistantRoutes,
   ...auditRoutes,
   ...reportRoutes,
+  ...slaRoutes,
 };
 
 export const schema = builder.toSchema();

@@ -3,11 +3,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from '../helpers/app.js';
 import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
-import { onlyAvailable } from '../helpers/conversations.js';
+import { onlyAvailable, openRequest } from '../helpers/conversations.js';
 
 // A support lead's operations in real headless Chromium: a conversation's priority changed in the
 // conversation shows in the inbox (and its filter); a message scheduled, edited and then sent at
-// its time reaches the visitor. (SLA countdowns are not built yet: see docs/sla-and-scheduling.md.)
+// its time reaches the visitor; an admin adds an SLA policy in Settings (bad input refused), and a
+// new conversation's countdown runs in the inbox row and the conversation's header, then turns red
+// once the first response is overdue and the breach is recorded.
 // Every page fails its scenario on a console error, an uncaught error or a failed request.
 // Screenshots (desktop and a 390 px phone) go to test/artifacts/operations-*.png.
 
@@ -29,10 +31,16 @@ async function open(viewport = { width: 1280, height: 860 }, init?: (context: Br
   return watched;
 }
 
-async function openConsole(path: string, viewport?: { width: number; height: number }) {
-  const auth = JSON.stringify({ token: p.agent.token, userId: p.agent.userId, name: 'Agent' });
+async function openConsole(
+  path: string,
+  viewport?: { width: number; height: number },
+  as: { token: string; userId: string } = p.agent,
+  init?: (context: BrowserContext) => Promise<void>,
+) {
+  const auth = JSON.stringify({ token: as.token, userId: as.userId, name: 'Agent' });
   const w = await open(viewport, async (context) => {
     await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
+    await init?.(context);
   });
   await w.page.goto(`${t.baseUrl}${path}`);
   return w;
@@ -113,5 +121,81 @@ describe('a support lead operates', () => {
     await expect.poll(() => agent.page.getByTestId('message').allInnerTexts(), { timeout: 30_000 }).toContainEqual(expect.stringContaining('Fixed: checkout works again'));
     await expect.poll(() => scheduled.innerText(), { timeout: 20_000 }).toBe('None');
     await visitor.page.screenshot({ path: `${artifacts}operations-scheduled-sent-phone.png` });
+  }, 120_000);
+});
+
+describe('a support lead sets an SLA', () => {
+  it('adds an SLA policy in Settings, after a refused duration that adds nothing', async () => {
+    const admin = await openConsole(`/console/projects/${p.projectId}/settings/sla-policies`, undefined, p.admin);
+    const form = admin.page.getByRole('form', { name: 'Add SLA policy' });
+    const list = admin.page.getByRole('list', { name: 'SLA policies' });
+    await expect.poll(() => list.innerText(), { timeout: 20_000 }).toContain('No SLA policy yet.');
+    await form.getByLabel('Name').fill('Quick first answer');
+    await form.getByLabel('First response').fill('soon');
+    admin.expect(400);
+    await form.getByRole('button', { name: 'Add SLA policy' }).click();
+    await expect.poll(() => admin.page.getByRole('alert').innerText(), { timeout: 15_000 }).toContain('first_response');
+    expect(await list.innerText()).toContain('No SLA policy yet.');
+    await form.getByLabel('First response').fill('8s');
+    await form.getByLabel('Urgent').check();
+    await form.getByLabel('High').check();
+    await form.getByLabel('Normal').check();
+    await form.getByRole('button', { name: 'Add SLA policy' }).click();
+    await expect.poll(() => list.getByTestId('sla-policy').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringContaining('Quick first answer')]);
+    expect(await list.innerText()).toContain('first response 8s');
+    await admin.page.screenshot({ path: `${artifacts}operations-sla-policies.png` });
+    const stored = (await t.get(`/v3/${p.projectId}/sla_policies`, { token: p.admin.token })).body;
+    expect(stored).toEqual([expect.objectContaining({ name: 'Quick first answer', first_response_seconds: 8, priorities: ['urgent', 'hight', 'normal'] })]);
+  }, 120_000);
+
+  it('counts down to the first response in the inbox and the conversation, and turns red once it is breached', async () => {
+    const id = await openRequest(t, p, { text: 'Is anyone there?' });
+    const console = await openConsole(`/console/projects/${p.projectId}/conversations/${id}`);
+    const header = console.page.locator('.conversation-header').getByTestId('sla');
+    const row = console.page.locator(`[data-request-id="${id}"]`).getByTestId('sla');
+    await expect.poll(() => header.innerText(), { timeout: 20_000 }).toMatch(/^First response in \d+s$/);
+    const first = await row.innerText();
+    expect(first).toMatch(/^First response in \d+s$/);
+    expect(await row.getAttribute('data-state')).toBe('soon');
+    // Live: the same row a moment later shows less time left.
+    await expect.poll(() => row.innerText(), { timeout: 5_000 }).not.toBe(first);
+    await console.page.screenshot({ path: `${artifacts}operations-sla-countdown.png` });
+    await expect.poll(() => header.getAttribute('data-state'), { timeout: 20_000 }).toBe('breached');
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/^First response overdue \d+s$/);
+    expect(await row.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(180, 35, 24)');
+    await expect
+      .poll(async () => (await t.get(`/v3/${p.projectId}/requests/${id}`, { token: p.agent.token })).body.sla.breached, { timeout: 20_000 })
+      .toEqual(['first_response']);
+    await console.page.screenshot({ path: `${artifacts}operations-sla-breached.png` });
+    const phone = await openConsole(`/console/projects/${p.projectId}`, { width: 390, height: 844 });
+    await expect.poll(() => phone.page.locator(`[data-request-id="${id}"]`).getByTestId('sla').getAttribute('data-state'), { timeout: 20_000 }).toBe('breached');
+    await phone.page.screenshot({ path: `${artifacts}operations-sla-breached-phone.png` });
+  }, 120_000);
+
+  it('tells the agent of a breach in a background tab with a notification', async () => {
+    const agentTab = await openConsole(`/console/projects/${p.projectId}`, undefined, p.agent, async (context) => {
+      await context.grantPermissions(['notifications']);
+      // The tab is in the background, and every notification raised is recorded.
+      await context.addInitScript(() => {
+        const shown: string[] = [];
+        (window as unknown as { shown: string[] }).shown = shown;
+        Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+        const Real = window.Notification;
+        class Recording extends Real {
+          constructor(title: string, options?: NotificationOptions) {
+            super(title, options);
+            shown.push(title);
+          }
+        }
+        Object.defineProperty(Recording, 'permission', { get: () => 'granted' });
+        window.Notification = Recording as typeof Notification;
+      });
+    });
+    await agentTab.page.getByRole('checkbox', { name: 'Notifications' }).check();
+    await expect.poll(() => agentTab.page.getByRole('checkbox', { name: 'Notifications' }).isChecked()).toBe(true);
+    await openRequest(t, p, { text: 'Nobody answers' });
+    const shown = () => agentTab.page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+    await expect.poll(shown, { timeout: 30_000 }).toContain('SLA breached');
+    expect(await shown()).toContain('SLA due soon');
   }, 120_000);
 });

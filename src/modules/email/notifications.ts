@@ -5,7 +5,7 @@ import type { LoggedEvent } from '../../infra/event-log.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from './mailer.js';
 import type { OutgoingMail } from './transport.js';
-import { newConversationMail, transcriptMail, webhookDisabledMail, type FailedAttemptLine } from './templates.js';
+import { newConversationMail, slaMail, transcriptMail, webhookDisabledMail, type FailedAttemptLine } from './templates.js';
 
 // E-mail notifications are a consumer of the event log (infra/event-consumers.ts): each batch of a
 // project's events is read after the last one handled, and the messages are queued with ids made
@@ -16,10 +16,12 @@ import { newConversationMail, transcriptMail, webhookDisabledMail, type FailedAt
 //   teammate settings say `email_notifications: false` when the event is read.
 // - `request.close`: the visitor (the lead's e-mail) gets the transcript if the project settings
 //   say `email_transcript: true`.
+// - `sla.warning` and `sla.breach`: each agent serving the request gets an e-mail, online or not
+//   (the console shows it too), unless their settings say `email_notifications: false`.
 // - `subscription.disabled`: the project's owner and admins learn that a webhook subscription was
 //   disabled, why, and its last failed attempts.
 
-const watched = ['request.create', 'request.close', 'subscription.disabled'];
+const watched = ['request.create', 'request.close', 'sla.warning', 'sla.breach', 'subscription.disabled'];
 /** Failed attempts the webhook-disabled e-mail lists. */
 const attemptsListed = 5;
 
@@ -55,6 +57,21 @@ export class MailNotifications implements EventConsumer {
     if (!request) return [];
     const project = await db.project.findUnique({ where: { id: event.projectId }, select: { name: true, settings: true } });
     if (!project) return [];
+    if (event.name === 'sla.warning' || event.name === 'sla.breach') {
+      if (!request.participatingAgents.length) return [];
+      const agents = await db.projectUser.findMany({
+        where: { id_project: event.projectId, id_user: { in: request.participatingAgents }, trashed: false },
+        include: { user: true },
+      });
+      const link = `${this.config.email.publicUrl}/console/projects/${encodeURIComponent(event.projectId)}/conversations/${encodeURIComponent(request.request_id)}`;
+      const kind = event.name === 'sla.breach' ? 'breach' : 'warning';
+      return agents
+        .filter((a) => (a.settings as Record<string, unknown>).email_notifications !== false && a.user.email)
+        .map((a) => {
+          const mail = slaMail(project.name, request.ticket_id, kind, String(event.payload.target), String(event.payload.due_at), link);
+          return [a.id_user, { ...mail, to: [a.user.email!], projectId: event.projectId }];
+        });
+    }
     if (event.name === 'request.create') {
       if (!request.participatingAgents.length) return [];
       const agents = await db.projectUser.findMany({

@@ -60,6 +60,20 @@ export function newConversationMail(projectName: string, ticket: number, firstTe
   );
 }
 
+export function slaMail(projectName: string, ticket: number, kind: 'warning' | 'breach', target: string, dueAt: string, link: string): RenderedMail {
+  const what = target.replace('_', ' ');
+  return compose(
+    kind === 'breach' ? `[${projectName}] SLA breached: ${what} of conversation #${ticket}` : `[${projectName}] SLA warning: ${what} of conversation #${ticket} is due soon`,
+    [
+      kind === 'breach'
+        ? `The ${what} target of conversation #${ticket}, which you are serving, was missed (due ${dueAt}).`
+        : `The ${what} target of conversation #${ticket}, which you are serving, is due at ${dueAt}.`,
+      { link, label: 'Open the conversation' },
+    ],
+    projectName,
+  );
+}
+
 export function transcriptMail(projectName: string, ticket: number, lines: Array<{ sender: string; text: string; at: Date }>): RenderedMail {
   const transcript = lines.map((l) => `[${l.at.toISOString().slice(0, 16).replace('T', ' ')}] ${l.sender}: ${l.text}`).join('\n');
   return compose(

@@ -81,6 +81,8 @@ export class LeadPrivacy {
       if (requestIds.length) {
         await tx.message.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
         await tx.requestSeen.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
+        await tx.requestSla.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
+        await tx.slaTimer.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
         await tx.kbFeedback.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
         await tx.request.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
       }

@@ -7,7 +7,8 @@ import type { EventLog } from '../../infra/event-log.js';
 // page is one indexed query and nothing is held between pages; each row only the columns it shows,
 // its durations and tags computed by the database, so a page allocates little) and written as the client reads
 // (the stream pulls the next page only when the socket drained the last), so memory does not grow
-// with the number of rows. `sla_breached` is false until the project has SLA data.
+// with the number of rows. `sla_breached` says whether any SLA target of the conversation was
+// missed (src/modules/sla).
 
 const pageSize = 500;
 export const reportColumns = ['id', 'created', 'first_response_seconds', 'resolution_seconds', 'agent', 'department', 'tags', 'rating', 'sla_breached'] as const;
@@ -31,6 +32,7 @@ interface ReportRow {
   first_response_seconds: number | null;
   resolution_seconds: number | null;
   tags: string | null;
+  sla_breached: boolean;
 }
 
 export class ConversationsReport {
@@ -58,8 +60,9 @@ export class ConversationsReport {
             CASE WHEN "first_response_at" IS NOT NULL THEN GREATEST(0, round(extract(epoch FROM ("first_response_at" - "createdAt"))))::int END AS first_response_seconds,
             CASE WHEN "closed_at" IS NOT NULL THEN GREATEST(0, round(extract(epoch FROM ("closed_at" - "createdAt"))))::int END AS resolution_seconds,
             (SELECT string_agg(t ->> 'tag', ';') FROM jsonb_array_elements(CASE WHEN jsonb_typeof("tags") = 'array' THEN "tags" ELSE '[]'::jsonb END) t
-              WHERE coalesce(t ->> 'tag', '') <> '') AS tags
-          FROM "Request"
+              WHERE coalesce(t ->> 'tag', '') <> '') AS tags,
+            EXISTS (SELECT 1 FROM "RequestSla" s WHERE s."id_project" = r."id_project" AND s."request_id" = r."request_id" AND cardinality(s."breached") > 0) AS sla_breached
+          FROM "Request" r
           WHERE "id_project" = ${projectId}
             ${after ? Prisma.sql`AND "id" > ${after}` : Prisma.empty}
             ${range.from ? Prisma.sql`AND "createdAt" >= ${range.from}` : Prisma.empty}
@@ -86,7 +89,7 @@ export class ConversationsReport {
             r.departmentId ? (departments.get(r.departmentId) ?? r.departmentId) : '',
             r.tags,
             r.rating,
-            false,
+            r.sla_breached,
           ].map(csvField).join(',') + '\r\n';
         }
         yield chunk;

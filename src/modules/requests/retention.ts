@@ -76,6 +76,9 @@ export class RequestRetention {
       const files = paths.length ? await tx.storedFile.findMany({ where: { id_project: projectId, path: { in: paths } } }) : [];
       const removedMessages = await tx.message.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
       await tx.requestSeen.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
+      // Their SLA rows go too; the breaches stay counted in the SLA report (no personal data).
+      await tx.requestSla.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
+      await tx.slaTimer.deleteMany({ where: { id_project: projectId, request_id: { in: requestIds } } });
       if (files.length) await tx.storedFile.deleteMany({ where: { id: { in: files.map((f) => f.id) } } });
       await tx.request.deleteMany({ where: { id: { in: requests.map((r) => r.id) } } });
       removedFiles.push(...files);

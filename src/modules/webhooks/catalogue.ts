@@ -124,6 +124,20 @@ const renderDisabledSubscriptions: Renderer = async (events, tools) => {
   return base;
 };
 
+/** The request, as REST shows it (with its `sla`), plus which target fired and its deadline. */
+const renderSlaEvents: Renderer = async (events, tools) => {
+  const base = await renderRequests(events, tools);
+  for (const event of events) {
+    const record = base.get(event.id);
+    if (record) base.set(event.id, { ...record, sla_target: event.payload.target ?? null, sla_due_at: event.payload.due_at ?? null });
+  }
+  return base;
+};
+const slaExtra = {
+  sla_target: { type: ['string', 'null'], description: 'The target: first_response, next_response or resolution.' },
+  sla_due_at: { type: ['string', 'null'], description: "The target's deadline (ISO-8601)." },
+};
+
 export { customEventPrefix };
 /** A subscription to this name receives every custom event. */
 export const anyCustomEvent = 'event.emit';
@@ -140,6 +154,18 @@ export const catalogue: Record<SubscribableName, CatalogueEntry> = {
     description: 'Other requests were merged into this one (payload: the surviving request; the event names the merged ones in `from`).',
     render: renderRequests,
     types: ['Request'],
+  },
+  'sla.warning': {
+    description: "80% of an SLA target's time went by and the target is not met (payload: the request, `sla_target`, `sla_due_at`).",
+    render: renderSlaEvents,
+    types: ['Request'],
+    extra: slaExtra,
+  },
+  'sla.breach': {
+    description: 'An SLA target was missed (payload: the request, `sla_target`, `sla_due_at`). Once per target and deadline.',
+    render: renderSlaEvents,
+    types: ['Request'],
+    extra: slaExtra,
   },
   'lead.create': { description: 'A lead (contact) was created.', render: renderLeads, types: ['Lead'] },
   'lead.update': { description: 'A lead changed.', render: renderLeads, types: ['Lead'] },

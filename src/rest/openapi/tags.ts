@@ -24,6 +24,7 @@ export const tagDescriptions: Array<{ name: string; description: string }> = [
   { name: 'Search', description: 'Requests, messages and leads matching words.' },
   { name: 'E-mails', description: 'E-mails sent on behalf of a project.' },
   { name: 'Files', description: 'Uploads and downloads of files and images.' },
+  { name: 'SLA policies', description: 'Response and resolution targets per department and priority, in operating hours.' },
   { name: 'Audit', description: "The project's audit log: who changed what, when and from where." },
   { name: 'Documentation', description: 'This document and its page.' },
 ];
@@ -58,6 +59,7 @@ const bySegment: Record<string, string> = {
   files: 'Files',
   images: 'Files',
   audit: 'Audit',
+  sla_policies: 'SLA policies',
   'openapi.json': 'Documentation',
   docs: 'Documentation',
 };

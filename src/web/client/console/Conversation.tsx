@@ -12,6 +12,7 @@ import { AddKbContent, KnowledgeBases } from './manage-operations.js';
 import { ContactPanel } from './Contact.js';
 import { SuggestionBar, SummaryPanel } from './Assistant.js';
 import { PriorityPicker } from './priority.js';
+import { SlaCountdown } from './sla.js';
 import { ScheduledMessages } from './ScheduledMessages.js';
 import type { View } from './router.js';
 import { useSession } from './session.js';
@@ -91,7 +92,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   }, [live, projectId, requestId, load]);
 
   // Someone else assigning, re-routing, closing or a visitor rating shows here at once.
-  useProjectEvents(projectId, (name) => name.startsWith('request.'), load);
+  useProjectEvents(projectId, (name) => name.startsWith('request.') || name.startsWith('sla.'), load);
 
   useEffect(() => {
     request(CannedResponses, { project: projectId }, token).then((r) => setCanned(r.cannedResponses), () => {});
@@ -209,6 +210,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
         <h2>
           {details?.lead?.fullname || 'Visitor'} <span className="ticket">#{details?.ticket_id}</span>
         </h2>
+        {!closed && <SlaCountdown sla={details?.sla} />}
         <div className="actions">
           {!closed && (
             <select

@@ -1,4 +1,5 @@
 import { PriorityBadge, priorities, priorityLabel } from './priority.js';
+import { SlaCountdown } from './sla.js';
 import { useCallback, useEffect, useState } from 'react';
 import { request } from '../api.js';
 import type { ConsoleInboxCountsQuery, ConsoleInboxQuery } from '../gql/graphql.js';
@@ -30,7 +31,7 @@ const unreadOf = (counts: ConsoleInboxCountsQuery | null, view: View) =>
   view === 'closed' ? 0 : (counts?.[view]?.requests ?? []).reduce((sum, r) => sum + (r.unread ?? 0), 0);
 
 /** A request event or a message changes what the views hold, their counts and their order. */
-const changesInbox = (name: string) => name.startsWith('request.') || name === 'message.create';
+const changesInbox = (name: string) => name.startsWith('request.') || name.startsWith('sla.') || name === 'message.create';
 
 /** What narrows a view, remembered per agent and project in this browser. */
 interface Filters {
@@ -254,6 +255,7 @@ export function Inbox({ projectId, view, selected }: { projectId: string; view: 
               </span>
               <span className="meta">
                 <PriorityBadge priority={r.priority} />
+                <SlaCountdown sla={r.sla} />
                 {statusName(r.status)}
                 {r.hasBot ? ' · bot' : ''}
                 {r.participatingAgents.includes(userId) ? ' · mine' : ''}

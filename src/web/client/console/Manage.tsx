@@ -33,9 +33,11 @@ import { KbAnswerStream, KbFeedback } from '../shared/kb.js';
 import { useProjectEvents } from './live.js';
 import { navigate, paths, sections as sectionSlugs, type Section } from './router.js';
 import { useSession } from './session.js';
+import { SlaPoliciesSection } from './sla.js';
 
 // The project's set-up: teammates and invitations, departments and groups, bots and intents,
-// knowledge bases (indexing live), webhooks (delivery log, redeliver) and canned responses.
+// knowledge bases (indexing live), webhooks (delivery log, redeliver), canned responses and SLA
+// policies (sla.tsx).
 
 const sectionNames: Record<Section, string> = {
   team: 'Team',
@@ -44,6 +46,7 @@ const sectionNames: Record<Section, string> = {
   'knowledge-bases': 'Knowledge bases',
   webhooks: 'Webhooks',
   'canned-responses': 'Canned responses',
+  'sla-policies': 'SLA policies',
 };
 
 /** Loads with `fetcher` on mount and after every successful action. */
@@ -693,6 +696,7 @@ export function Manage({ projectId, section }: { projectId: string; section: Sec
         {section === 'knowledge-bases' && <KbSection projectId={projectId} />}
         {section === 'webhooks' && <WebhooksSection projectId={projectId} />}
         {section === 'canned-responses' && <CannedSection projectId={projectId} />}
+        {section === 'sla-policies' && <SlaPoliciesSection projectId={projectId} />}
       </div>
     </main>
   );

@@ -4,11 +4,13 @@ import { ApiError, request } from '../api.js';
 import type { ConsoleReportsQuery } from '../gql/graphql.js';
 import { Reports as ReportsQuery } from './operations.js';
 import { useSession } from './session.js';
+import { SlaReportSection } from './sla.js';
 
 // The project's reports, drawn by Chart.js from the analytics queries: conversations and messages
 // per day, an hour-of-week heat map, waiting time, duration, satisfaction (CSAT), the share bots
-// handled and first response time per agent. A date range narrows the per-day charts; every chart
-// exports its numbers as CSV.
+// handled, first response time per agent, and SLA breaches by department, agent and week (sla.tsx).
+// A date range narrows the per-day charts and the SLA breaches; every chart exports its numbers as
+// CSV.
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
 
@@ -202,6 +204,7 @@ export function Reports({ projectId }: { projectId: string }) {
               label="Average waiting time and duration, in minutes"
             />
           </ChartCard>
+          <SlaReportSection projectId={projectId} from={from} to={to} />
         </>
       )}
     </main>

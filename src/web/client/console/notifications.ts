@@ -4,10 +4,11 @@ import { graphql } from '../gql/index.js';
 import { Inbox as InboxQuery } from './operations.js';
 import { useSession } from './session.js';
 
-// While the console's tab is hidden, a new conversation or a visitor's message in one of the
-// agent's conversations counts in the tab's title ("(2) Support console"), raises a browser
-// notification when the agent opted in (the browser asks once), and plays a short tone when the
-// agent turned sound on. Coming back to the tab clears the count.
+// While the console's tab is hidden, a new conversation, a visitor's message in one of the agent's
+// conversations, or an SLA warning or breach of one of them counts in the tab's title ("(2)
+// Support console"), raises a browser notification when the agent opted in (the browser asks
+// once), and plays a short tone when the agent turned sound on. Coming back to the tab clears the
+// count.
 
 const settingsKey = 'support-console:notify';
 const baseTitle = 'Support console';
@@ -97,10 +98,15 @@ export function useNotifications(projectId: string) {
 
   useProjectEventPayloads(projectId, (event) => {
     if (event.name.startsWith('request.')) loadMine();
-    const payload = (event.payload ?? {}) as { request_id?: string; sender?: string; hidden?: boolean };
+    const payload = (event.payload ?? {}) as { request_id?: string; sender?: string; hidden?: boolean; target?: string };
     if (event.name === 'request.create') alert('New conversation', 'A visitor started a conversation.', event.subject);
     if (event.name === 'message.create' && payload.request_id && payload.sender !== userId && !payload.hidden && mine.current.has(payload.request_id)) {
       alert('New message', 'A visitor wrote in one of your conversations.', payload.request_id);
+    }
+    if ((event.name === 'sla.breach' || event.name === 'sla.warning') && payload.request_id && mine.current.has(payload.request_id)) {
+      const what = (payload.target ?? 'an SLA target').replace('_', ' ');
+      if (event.name === 'sla.breach') alert('SLA breached', `The ${what} target of one of your conversations was missed.`, payload.request_id);
+      else alert('SLA due soon', `The ${what} target of one of your conversations is due soon.`, payload.request_id);
     }
   });
 

@@ -29,7 +29,7 @@ export const Inbox = graphql(`
   query ConsoleInbox($project: String!, $status: String, $assignee: String, $sortField: String, $direction: Int, $dept: String, $tags: String, $channel: String, $priority: [String!]) {
     requests(project_id: $project, status: $status, assignee: $assignee, sortField: $sortField, direction: $direction, dept_id: $dept, tags: $tags, channel: $channel, priority: $priority, limit: 100) {
       count
-      requests { _id request_id ticket_id status priority first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } }
+      requests { _id request_id ticket_id status priority first_text createdAt updatedAt hasBot participatingAgents tags unread lead { _id fullname email } sla { firstResponseDueAt nextResponseDueAt resolutionDueAt met breached } }
     }
   }
 `);
@@ -104,6 +104,7 @@ export const Conversation = graphql(`
     request(project_id: $project, request_id: $request) {
       _id request_id ticket_id status priority first_text participatingAgents participatingBots hasBot tags
       rating rating_message closed_at createdAt sourcePage
+      sla { policy { name } firstResponseDueAt nextResponseDueAt resolutionDueAt met breached }
       agents { _id id_user { _id fullName email } }
       department { _id name }
       lead { _id fullname email }

@@ -19,7 +19,7 @@ export const views = ['mine', 'unassigned', 'open', 'closed'] as const;
 export type View = (typeof views)[number];
 export const defaultView: View = 'mine';
 
-export const sections = ['team', 'departments', 'bots', 'knowledge-bases', 'webhooks', 'canned-responses'] as const;
+export const sections = ['team', 'departments', 'bots', 'knowledge-bases', 'webhooks', 'canned-responses', 'sla-policies'] as const;
 export type Section = (typeof sections)[number];
 
 export type Route =

@@ -338,7 +338,7 @@ export type ConsoleInboxQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null }> } | null };
+export type ConsoleInboxQuery = { requests: { count: number, requests: Array<{ _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, createdAt: string, updatedAt: string, hasBot: boolean, participatingAgents: Array<string>, tags: any, unread: number | null, lead: { _id: string, fullname: string | null, email: string | null } | null, sla: { firstResponseDueAt: string | null, nextResponseDueAt: string | null, resolutionDueAt: string | null, met: Array<string>, breached: Array<string> } | null }> } | null };
 
 export type ConsoleInboxCountsQueryVariables = Exact<{
   project: string;
@@ -421,7 +421,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, sla: { firstResponseDueAt: string | null, nextResponseDueAt: string | null, resolutionDueAt: string | null, met: Array<string>, breached: Array<string>, policy: { name: string | null } | null } | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -629,6 +629,57 @@ export type ConsoleSetPriorityMutationVariables = Exact<{
 
 
 export type ConsoleSetPriorityMutation = { updateRequest: { _id: string, priority: string } };
+
+export type ConsoleSlaPoliciesQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleSlaPoliciesQuery = { slaPolicies: Array<{ _id: string, name: string, departments: Array<string>, priorities: Array<string>, first_response_seconds: number | null, next_response_seconds: number | null, resolution_seconds: number | null }> | null, departments: Array<{ _id: string, name: string }> | null };
+
+export type ConsoleCreateSlaPolicyMutationVariables = Exact<{
+  project: string;
+  name?: string | null | undefined;
+  departments?: Array<string> | string | null | undefined;
+  priorities?: Array<string> | string | null | undefined;
+  first?: any;
+  next?: any;
+  resolution?: any;
+}>;
+
+
+export type ConsoleCreateSlaPolicyMutation = { createSlaPolicy: { _id: string } };
+
+export type ConsoleUpdateSlaPolicyMutationVariables = Exact<{
+  project: string;
+  id: string;
+  name?: string | null | undefined;
+  departments?: Array<string> | string | null | undefined;
+  priorities?: Array<string> | string | null | undefined;
+  first?: any;
+  next?: any;
+  resolution?: any;
+}>;
+
+
+export type ConsoleUpdateSlaPolicyMutation = { updateSlaPolicy: { _id: string } };
+
+export type ConsoleDeleteSlaPolicyMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ConsoleDeleteSlaPolicyMutation = { deleteSlaPolicy: { _id: string } };
+
+export type ConsoleSlaReportQueryVariables = Exact<{
+  project: string;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+}>;
+
+
+export type ConsoleSlaReportQuery = { analyticsSla: { total: number, byTarget: Array<{ target: string, breaches: number }>, byDepartment: Array<{ department_id: string | null, name: string | null, breaches: number }>, byAgent: Array<{ id_user: string | null, fullname: string | null, breaches: number }>, byWeek: Array<{ week: string, breaches: number }> } | null };
 
 export type FileLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1257,6 +1308,13 @@ export const ConsoleInboxDocument = new TypedDocumentString(`
         fullname
         email
       }
+      sla {
+        firstResponseDueAt
+        nextResponseDueAt
+        resolutionDueAt
+        met
+        breached
+      }
     }
   }
 }
@@ -1406,6 +1464,16 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     closed_at
     createdAt
     sourcePage
+    sla {
+      policy {
+        name
+      }
+      firstResponseDueAt
+      nextResponseDueAt
+      resolutionDueAt
+      met
+      breached
+    }
     agents {
       _id
       id_user {
@@ -1823,6 +1891,86 @@ export const ConsoleSetPriorityDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSetPriorityMutation, ConsoleSetPriorityMutationVariables>;
+export const ConsoleSlaPoliciesDocument = new TypedDocumentString(`
+    query ConsoleSlaPolicies($project: String!) {
+  slaPolicies(project_id: $project) {
+    _id
+    name
+    departments
+    priorities
+    first_response_seconds
+    next_response_seconds
+    resolution_seconds
+  }
+  departments(project_id: $project) {
+    _id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSlaPoliciesQuery, ConsoleSlaPoliciesQueryVariables>;
+export const ConsoleCreateSlaPolicyDocument = new TypedDocumentString(`
+    mutation ConsoleCreateSlaPolicy($project: String!, $name: String, $departments: [String!], $priorities: [String!], $first: JSON, $next: JSON, $resolution: JSON) {
+  createSlaPolicy(
+    project_id: $project
+    name: $name
+    departments: $departments
+    priorities: $priorities
+    first_response: $first
+    next_response: $next
+    resolution: $resolution
+  ) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateSlaPolicyMutation, ConsoleCreateSlaPolicyMutationVariables>;
+export const ConsoleUpdateSlaPolicyDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateSlaPolicy($project: String!, $id: String!, $name: String, $departments: [String!], $priorities: [String!], $first: JSON, $next: JSON, $resolution: JSON) {
+  updateSlaPolicy(
+    project_id: $project
+    id: $id
+    name: $name
+    departments: $departments
+    priorities: $priorities
+    first_response: $first
+    next_response: $next
+    resolution: $resolution
+  ) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateSlaPolicyMutation, ConsoleUpdateSlaPolicyMutationVariables>;
+export const ConsoleDeleteSlaPolicyDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteSlaPolicy($project: String!, $id: String!) {
+  deleteSlaPolicy(project_id: $project, id: $id) {
+    _id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteSlaPolicyMutation, ConsoleDeleteSlaPolicyMutationVariables>;
+export const ConsoleSlaReportDocument = new TypedDocumentString(`
+    query ConsoleSlaReport($project: String!, $from: String, $to: String) {
+  analyticsSla(project_id: $project, from: $from, to: $to) {
+    total
+    byTarget {
+      target
+      breaches
+    }
+    byDepartment {
+      department_id
+      name
+      breaches
+    }
+    byAgent {
+      id_user
+      fullname
+      breaches
+    }
+    byWeek {
+      week
+      breaches
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSlaReportQuery, ConsoleSlaReportQueryVariables>;
 export const FileLimitsDocument = new TypedDocumentString(`
     query FileLimits {
   fileLimits {
