@@ -160,6 +160,10 @@ describe('reports that lead to their conversations', () => {
     // Oldest first: the day's first conversation, merged away since.
     expect(await rows.first().innerText()).toMatch(/My parcel 4411 never arrived.*merged/s);
     await owner.page.screenshot({ path: `${artifacts}operations-report-conversations.png`, fullPage: true });
+    const phone = await openConsole(new URL(owner.page.url()).pathname + new URL(owner.page.url()).search, p.owner, { width: 390, height: 844 });
+    await expect.poll(() => phone.page.getByTestId('report-conversations').locator('tbody tr').count(), { timeout: 15_000 }).toBe(listed.count);
+    await phone.page.screenshot({ path: `${artifacts}operations-report-conversations-phone.png`, fullPage: true });
+    await phone.context.close();
     await rows.filter({ hasText: 'About invoice 77 again' }).getByRole('link').click();
     await expect.poll(() => owner.page.getByTestId('message').locator('.text').allInnerTexts(), { timeout: 15_000 }).toEqual(['About invoice 77 again']);
   }, 120_000);
