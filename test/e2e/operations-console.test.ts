@@ -146,26 +146,29 @@ describe('merging conversations from the console', () => {
 
 describe('reports that lead to their conversations', () => {
   it("lists the conversations of a day when its bar is clicked, each opening the conversation", async () => {
+    await visitorWrites('Where is my refund?');
     const today = new Date().toISOString().slice(0, 10);
     const listed = (await t.get(`/v3/${p.projectId}/requests?status=all&limit=100`, { token: p.owner.token })).body;
     const owner = await openConsole(`/console/projects/${p.projectId}/reports`, p.owner);
-    const bar = owner.page.getByRole('region', { name: 'Conversations per day' }).getByRole('link', { name: `${today}: ${listed.count} conversations` });
+    const bar = owner.page.getByRole('region', { name: 'Conversations per day' }).getByRole('link', { name: `${today}: ${listed.count} conversation${listed.count === 1 ? '' : 's'}` });
     await bar.waitFor({ timeout: 15_000 });
+    await bar.hover();
+    await owner.page.screenshot({ path: `${artifacts}operations-reports.png`, fullPage: true });
     await bar.click();
 
     await owner.page.getByRole('heading', { name: `Conversations created on ${today}` }).waitFor();
-    await owner.page.getByRole('status').getByText(`${listed.count} conversations`).waitFor();
+    await owner.page.getByRole('status').getByText(`${listed.count} conversation${listed.count === 1 ? '' : 's'}.`).waitFor();
     const rows = owner.page.getByTestId('report-conversations').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(listed.count);
-    // Oldest first: the day's first conversation, merged away since.
-    expect(await rows.first().innerText()).toMatch(/My parcel 4411 never arrived.*merged/s);
+    // Oldest first, each with its state (after the merges above, the first one merged away).
+    expect(await rows.last().innerText()).toMatch(/Where is my refund\?.*open/s);
     await owner.page.screenshot({ path: `${artifacts}operations-report-conversations.png`, fullPage: true });
     const phone = await openConsole(new URL(owner.page.url()).pathname + new URL(owner.page.url()).search, p.owner, { width: 390, height: 844 });
     await expect.poll(() => phone.page.getByTestId('report-conversations').locator('tbody tr').count(), { timeout: 15_000 }).toBe(listed.count);
     await phone.page.screenshot({ path: `${artifacts}operations-report-conversations-phone.png`, fullPage: true });
     await phone.context.close();
-    await rows.filter({ hasText: 'About invoice 77 again' }).getByRole('link').click();
-    await expect.poll(() => owner.page.getByTestId('message').locator('.text').allInnerTexts(), { timeout: 15_000 }).toEqual(['About invoice 77 again']);
+    await rows.filter({ hasText: 'Where is my refund?' }).getByRole('link').click();
+    await expect.poll(() => owner.page.getByTestId('message').locator('.text').allInnerTexts(), { timeout: 15_000 }).toEqual(['Where is my refund?']);
   }, 120_000);
 
   it("opens an agent's conversations from the first-response chart with the keyboard", async () => {

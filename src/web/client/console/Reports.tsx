@@ -112,26 +112,29 @@ function ChartCanvas({
     return () => chart.destroy();
   }, [type, labels, series, links]);
   return (
-    <div className="chart">
-      <canvas ref={canvas} role="img" aria-label={label} data-testid="chart" />
-      {projectId &&
-        links?.map((link, k) => {
-          const box = boxes[k];
-          if (!link || !box) return null;
-          const href = paths.reportConversations(projectId, link.filter);
-          return (
-            <a
-              key={k}
-              className="bar-link"
-              href={href}
-              aria-label={link.label}
-              title={link.label}
-              style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
-              onClick={(e) => (e.preventDefault(), navigate(href))}
-            />
-          );
-        })}
-    </div>
+    <>
+      <div className="chart">
+        <canvas ref={canvas} role="img" aria-label={label} data-testid="chart" />
+        {projectId &&
+          links?.map((link, k) => {
+            const box = boxes[k];
+            if (!link || !box) return null;
+            const href = paths.reportConversations(projectId, link.filter);
+            return (
+              <a
+                key={k}
+                className="bar-link"
+                href={href}
+                aria-label={link.label}
+                title={link.label}
+                style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
+                onClick={(e) => (e.preventDefault(), navigate(href))}
+              />
+            );
+          })}
+      </div>
+      {links?.some(Boolean) && <p className="hint">Click a bar, or Tab to it and press Enter, to list the conversations behind it.</p>}
+    </>
   );
 }
 
