@@ -126,7 +126,7 @@ export function ContactPanel({ projectId, requestId, view }: { projectId: string
             >
               #{q.ticket_id} {q.first_text}
             </a>{' '}
-            <span className="role">{q.status === 1000 ? 'closed' : 'open'}</span>
+            <span className="role">{q.merged_into ? 'merged' : q.status === 1000 ? 'closed' : 'open'}</span>
           </li>
         ))}
         {earlier.length === 0 && <li className="none">None</li>}

@@ -14,6 +14,7 @@ import { SuggestionBar, SummaryPanel } from './Assistant.js';
 import { PriorityPicker } from './priority.js';
 import { SlaCountdown } from './sla.js';
 import { ScheduledMessages } from './ScheduledMessages.js';
+import { MergeDialog, MergedNotice } from './Merge.js';
 import type { View } from './router.js';
 import { useSession } from './session.js';
 import { useLatestRead } from '../shared/latest-read.js';
@@ -45,6 +46,8 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [merging, setMerging] = useState(false);
+  const [merges, setMerges] = useState(0);
   const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -193,6 +196,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   const matching = slash === null ? [] : canned.filter((c) => c.title.toLowerCase().includes(slash)).slice(0, 8);
 
   const closed = details?.status === 1000;
+  const mergedInto = details?.merged_into ?? null;
   const mine = details?.participatingAgents.includes(userId);
   const tags = Array.isArray(details?.tags) ? (details.tags as Array<{ tag?: string; color?: string }>) : [];
   const assignees = details?.agents.map((a) => a.id_user?.fullName || a.id_user?.email || a._id) ?? [];
@@ -246,7 +250,12 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
               Take
             </button>
           )}
-          {closed ? (
+          {details && !mergedInto && (
+            <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => setMerging(true)}>
+              Merge…
+            </button>
+          )}
+          {mergedInto ? null : closed ? (
             <button type="button" onClick={() => act(() => request(Reopen, { project: projectId, request: requestId }, token), 'Reopened')}>
               Reopen
             </button>
@@ -257,6 +266,20 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           )}
         </div>
       </header>
+      {merging && (
+        <MergeDialog
+          projectId={projectId}
+          requestId={requestId}
+          leadId={details?.lead?._id ?? null}
+          token={token}
+          onClose={() => setMerging(false)}
+          onMerged={(tickets) => {
+            setMerging(false);
+            setMerges((n) => n + 1);
+            void act(async () => {}, `Merged ${tickets.join(', ')} into this conversation: their messages are below, in time order.`);
+          }}
+        />
+      )}
       <SummaryPanel projectId={projectId} requestId={requestId} recordId={details?._id} token={token} />
       {error && <p role="alert" className="error">{error}</p>}
       {notice && !error && <p role="status" className="notice">{notice}</p>}
@@ -323,6 +346,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
           </span>
         )}
       </div>
+      {mergedInto && <MergedNotice projectId={projectId} into={mergedInto} view={view} token={token} />}
       {!closed && <SuggestionBar projectId={projectId} requestId={requestId} token={token} refresh={lastFromOthers} onInsert={insertSuggestion} />}
       {!closed && (
         <form className="reply" onSubmit={send}>
@@ -391,7 +415,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
       <aside className="details" aria-label="Details">
         <dl className="facts">
           <dt>Status</dt>
-          <dd data-testid="status">{details ? statusLabel(details.status) : '…'}</dd>
+          <dd data-testid="status">{details ? `${statusLabel(details.status)}${mergedInto ? ' (merged)' : ''}` : '…'}</dd>
           <dt>Assignees</dt>
           <dd data-testid="assignees">{assignees.length ? assignees.join(', ') : details?.hasBot ? 'Bot' : 'Nobody yet'}</dd>
           <dt>Department</dt>
@@ -412,7 +436,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
             </>
           )}
         </dl>
-        <ContactPanel projectId={projectId} requestId={requestId} view={view} />
+        <ContactPanel key={merges} projectId={projectId} requestId={requestId} view={view} />
         {details && <PriorityPicker projectId={projectId} requestId={requestId} priority={details.priority} token={token} act={act} />}
         <ScheduledMessages projectId={projectId} requestId={requestId} token={token} closed={closed} version={details} />
         <h3>Tags</h3>

@@ -31,9 +31,11 @@ import {
 import { CannedResponses } from './operations.js';
 import { KbAnswerStream, KbFeedback } from '../shared/kb.js';
 import { useProjectEvents } from './live.js';
-import { navigate, paths, sections as sectionSlugs, type Section } from './router.js';
+import { adminSections, navigate, paths, sections as sectionSlugs, type Section } from './router.js';
+import { isAdmin, useProjectRole } from './role.js';
 import { useSession } from './session.js';
 import { SlaPoliciesSection } from './sla.js';
+import { AuditSection } from './Audit.js';
 
 // The project's set-up: teammates and invitations, departments and groups, bots and intents,
 // knowledge bases (indexing live), webhooks (delivery log, redeliver), canned responses and SLA
@@ -47,6 +49,7 @@ const sectionNames: Record<Section, string> = {
   webhooks: 'Webhooks',
   'canned-responses': 'Canned responses',
   'sla-policies': 'SLA policies',
+  audit: 'Audit log',
 };
 
 /** Loads with `fetcher` on mount and after every successful action. */
@@ -676,10 +679,13 @@ function CannedSection({ projectId }: { projectId: string }) {
 }
 
 export function Manage({ projectId, section }: { projectId: string; section: Section }) {
+  // The admins' tabs are not offered to agents (the API would refuse them anyway).
+  const role = useProjectRole(projectId);
+  const shown = sectionSlugs.filter((s) => isAdmin(role) || !adminSections.includes(s));
   return (
     <main className="manage">
       <div role="tablist" aria-label="Project settings" className="tabs">
-        {sectionSlugs.map((s) => (
+        {shown.map((s) => (
           <button key={s} type="button" role="tab" aria-selected={section === s} onClick={() => navigate(paths.settings(projectId, s))}>
             {sectionNames[s]}
           </button>
@@ -697,6 +703,7 @@ export function Manage({ projectId, section }: { projectId: string; section: Sec
         {section === 'webhooks' && <WebhooksSection projectId={projectId} />}
         {section === 'canned-responses' && <CannedSection projectId={projectId} />}
         {section === 'sla-policies' && <SlaPoliciesSection projectId={projectId} />}
+        {section === 'audit' && role !== null && (isAdmin(role) ? <AuditSection projectId={projectId} /> : <p role="alert" className="error">The audit log is for the project's admins and owner.</p>)}
       </div>
     </main>
   );

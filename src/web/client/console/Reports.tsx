@@ -3,6 +3,7 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, L
 import { ApiError, request } from '../api.js';
 import type { ConsoleReportsQuery } from '../gql/graphql.js';
 import { Reports as ReportsQuery } from './operations.js';
+import { navigate, paths, type ConversationFilter } from './router.js';
 import { useSession } from './session.js';
 import { SlaReportSection } from './sla.js';
 
@@ -10,7 +11,9 @@ import { SlaReportSection } from './sla.js';
 // per day, an hour-of-week heat map, waiting time, duration, satisfaction (CSAT), the share bots
 // handled, first response time per agent, and SLA breaches by department, agent and week (sla.tsx).
 // A date range narrows the per-day charts and the SLA breaches; every chart exports its numbers as
-// CSV.
+// CSV. A bar with conversations behind it is a link (over the bar, reachable with Tab) to the list
+// of those conversations (ReportConversations.tsx); the conversations of the range download as one
+// CSV row each from the streamed /analytics/conversations.csv.
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
 
@@ -47,22 +50,93 @@ function ChartCard({ title, csv, children }: { title: string; csv: () => Array<A
   );
 }
 
-/** A Chart.js chart on a canvas, rebuilt when its data change. */
-function ChartCanvas({ type, labels, series, label }: { type: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[]; color?: string }>; label: string }) {
+/** Where a bar leads: the conversations behind it. */
+export interface BarLink {
+  filter: ConversationFilter;
+  /** What the bar is, read out and shown on hover: "2026-11-28: 3 conversations". */
+  label: string;
+}
+
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+const sameBoxes = (a: Box[], b: Box[]) => a.length === b.length && a.every((x, k) => x.left === b[k].left && x.top === b[k].top && x.width === b[k].width && x.height === b[k].height);
+
+/**
+ * A Chart.js chart on a canvas, rebuilt when its data change. With `links`, each bar that has one
+ * is covered by a real link (its column of the chart area), so a click on the bar, Tab and Enter,
+ * or a screen reader's list of links all open the conversations behind it.
+ */
+function ChartCanvas({
+  projectId,
+  type,
+  labels,
+  series,
+  label,
+  links,
+}: {
+  projectId?: string;
+  type: 'bar' | 'line';
+  labels: string[];
+  series: Array<{ label: string; data: number[]; color?: string }>;
+  label: string;
+  links?: Array<BarLink | null>;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const [boxes, setBoxes] = useState<Box[]>([]);
   useEffect(() => {
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
       type,
       data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color ?? accent, borderColor: s.color ?? accent })) },
       options: { responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: series.length > 1 } }, scales: { y: { beginAtZero: true } } },
+      plugins: [
+        {
+          id: 'bar-links',
+          // After every drawing (a resize too): where each bar's column is, in CSS pixels.
+          afterRender: (drawn) => {
+            if (!links) return;
+            const area = drawn.chartArea;
+            const slot = area.width / Math.max(1, labels.length);
+            const next = drawn.getDatasetMeta(0).data.map((bar) => {
+              const { x, width } = bar.getProps(['x', 'width'], true) as { x: number; width?: number };
+              const w = Math.max(width ?? 0, Math.min(slot, 24));
+              return { left: Math.round(x - w / 2), top: Math.round(area.top), width: Math.round(w), height: Math.round(area.bottom - area.top) };
+            });
+            setBoxes((prev) => (sameBoxes(prev, next) ? prev : next));
+          },
+        },
+      ],
     });
     return () => chart.destroy();
-  }, [type, labels, series]);
+  }, [type, labels, series, links]);
   return (
-    <div className="chart">
-      <canvas ref={canvas} role="img" aria-label={label} data-testid="chart" />
-    </div>
+    <>
+      <div className="chart">
+        <canvas ref={canvas} role="img" aria-label={label} data-testid="chart" />
+        {projectId &&
+          links?.map((link, k) => {
+            const box = boxes[k];
+            if (!link || !box) return null;
+            const href = paths.reportConversations(projectId, link.filter);
+            return (
+              <a
+                key={k}
+                className="bar-link"
+                href={href}
+                aria-label={link.label}
+                title={link.label}
+                style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
+                onClick={(e) => (e.preventDefault(), navigate(href))}
+              />
+            );
+          })}
+      </div>
+      {links?.some(Boolean) && <p className="hint">Click a bar, or Tab to it and press Enter, to list the conversations behind it.</p>}
+    </>
   );
 }
 
@@ -98,6 +172,31 @@ function HeatMap({ cells }: { cells: Data['analyticsRequestsByHourOfWeek'] }) {
 
 const inRange = (date: string, from: string, to: string) => (!from || date >= from) && (!to || date <= to);
 
+/** YYYY-MM-DD (a chart's day) as the requests list's DD/MM/YYYY. */
+export const listDate = (isoDay: string) => isoDay.split('-').reverse().join('/');
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The conversations of the range, one CSV row each, from the streamed export (the REST route: the
+ * GraphQL API has no file downloads). The days are UTC, as the charts'.
+ */
+async function downloadConversations(projectId: string, token: string, from: string, to: string) {
+  const query = new URLSearchParams();
+  if (from) query.set('from', `${from}T00:00:00.000Z`);
+  if (to) query.set('to', `${to}T23:59:59.999Z`);
+  const res = await fetch(`/v3/${encodeURIComponent(projectId)}/analytics/conversations.csv?${query}`, { headers: { authorization: token } });
+  if (res.status !== 200) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string; error?: string };
+    throw new Error(body.message ?? body.error ?? `the export failed (${res.status})`);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `conversations-${from || 'start'}-to-${to || 'now'}.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export function Reports({ projectId }: { projectId: string }) {
   const { token } = useSession();
   const [data, setData] = useState<Data | null>(null);
@@ -124,6 +223,40 @@ export function Reports({ projectId }: { projectId: string }) {
 
   const ratings = useMemo(() => [0, 1, 2, 3, 4, 5].map((r) => data?.analyticsSatisfactionDistribution?.find((x) => x.rating === r)?.count ?? 0), [data]);
   const agents = data?.analyticsFirstResponseByAgent ?? [];
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const exportConversations = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      await downloadConversations(projectId, token, from, to);
+    } catch (e) {
+      setExportError((e as Error).message);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  // A bar per day: the conversations created that day (UTC). Days without any have nothing to list.
+  const dayLinks = useMemo(
+    () =>
+      perDay.dates.map((date, k): BarLink | null =>
+        perDay.requests[k] ? { filter: { start_date: listDate(date), end_date: listDate(date), label: `Conversations created on ${date}` }, label: `${date}: ${plural(perDay.requests[k], 'conversation')}` } : null,
+      ),
+    [perDay],
+  );
+  // A bar per agent: the conversations they take part in, created in the analytics' 30 days.
+  const agentLinks = useMemo(() => {
+    const today = new Date().toISOString().slice(0, 10);
+    const start = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    return agents.map((a): BarLink => {
+      const name = a.fullname ?? a.id_user;
+      return {
+        filter: { assignee: a.id_user, start_date: listDate(start), end_date: listDate(today), label: `Conversations of ${name}, created in the last 30 days` },
+        label: `${name}: ${plural(a.count, 'answered conversation')}, first response ${minutes(a.average)} on average`,
+      };
+    });
+  }, [agents]);
   const total = data?.analyticsRequestCount?.count ?? 0;
   const byBot = data?.analyticsBotRequestCount?.count ?? 0;
 
@@ -138,7 +271,11 @@ export function Reports({ projectId }: { projectId: string }) {
         <label>
           To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
         </label>
+        <button type="button" className="secondary" disabled={exporting} onClick={() => void exportConversations()}>
+          {exporting ? 'Preparing the CSV…' : 'Download CSV (one row per conversation)'}
+        </button>
       </form>
+      {exportError && <p role="alert" className="error">Export failed: {exportError}</p>}
       {data && (
         <>
           <dl className="kpis">
@@ -164,7 +301,7 @@ export function Reports({ projectId }: { projectId: string }) {
             </div>
           </dl>
           <ChartCard title="Conversations per day" csv={() => [['date', 'conversations'], ...perDay.dates.map((d, k) => [d, perDay.requests[k]])]}>
-            <ChartCanvas type="bar" labels={perDay.dates} series={[{ label: 'Conversations', data: perDay.requests }]} label="Conversations per day" />
+            <ChartCanvas projectId={projectId} type="bar" labels={perDay.dates} series={[{ label: 'Conversations', data: perDay.requests }]} label="Conversations per day" links={dayLinks} />
           </ChartCard>
           <ChartCard title="Messages per day" csv={() => [['date', 'messages'], ...perDay.dates.map((d, k) => [d, perDay.messages[k]])]}>
             <ChartCanvas type="line" labels={perDay.dates} series={[{ label: 'Messages', data: perDay.messages }]} label="Messages per day" />
@@ -183,6 +320,8 @@ export function Reports({ projectId }: { projectId: string }) {
             csv={() => [['agent', 'conversations', 'average ms', 'median ms'], ...agents.map((a) => [a.fullname ?? a.id_user, a.count, a.average ?? null, a.median ?? null])]}
           >
             <ChartCanvas
+              projectId={projectId}
+              links={agentLinks}
               type="bar"
               labels={agents.map((a) => a.fullname ?? a.id_user)}
               series={[{ label: 'Average (s)', data: agents.map((a) => Math.round((a.average ?? 0) / 1000)) }]}

@@ -8,6 +8,7 @@ import { Inbox } from './Inbox.js';
 import { ShortcutsHelp, useShortcuts } from './keyboard.js';
 import { Manage } from './Manage.js';
 import { Reports } from './Reports.js';
+import { ReportConversations } from './ReportConversations.js';
 import { SearchBox } from './Search.js';
 import { useNotifications } from './notifications.js';
 import { CreateProject, Projects, SignOut } from './operations.js';
@@ -142,7 +143,7 @@ function App() {
     setAuth(null);
     navigate(paths.projects());
   };
-  const projectId = route.kind === 'inbox' || route.kind === 'settings' || route.kind === 'reports' ? route.projectId : null;
+  const projectId = route.kind === 'inbox' || route.kind === 'settings' || route.kind === 'reports' || route.kind === 'report-conversations' ? route.projectId : null;
   return (
     <SessionContext.Provider value={{ ...auth, live }}>
       <header className="topbar">
@@ -164,7 +165,7 @@ function App() {
           {projectId && (
             <a
               className="link"
-              aria-current={route.kind === 'reports' ? 'page' : undefined}
+              aria-current={route.kind === 'reports' || route.kind === 'report-conversations' ? 'page' : undefined}
               href={paths.reports(projectId)}
               onClick={(e) => (e.preventDefault(), navigate(paths.reports(projectId)))}
             >
@@ -197,6 +198,8 @@ function App() {
         <Workspace route={route} />
       ) : route.kind === 'reports' ? (
         <Reports projectId={route.projectId} />
+      ) : route.kind === 'report-conversations' ? (
+        <ReportConversations projectId={route.projectId} filter={route.filter} page={route.page} />
       ) : route.kind === 'settings' ? (
         <Manage projectId={route.projectId} section={route.section} />
       ) : (

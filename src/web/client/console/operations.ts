@@ -102,7 +102,7 @@ export const RequestEvents = graphql(`
 export const Conversation = graphql(`
   query ConsoleConversation($project: String!, $request: String!) {
     request(project_id: $project, request_id: $request) {
-      _id request_id ticket_id status priority first_text participatingAgents participatingBots hasBot tags
+      _id request_id ticket_id status priority first_text participatingAgents participatingBots hasBot tags merged_into
       rating rating_message closed_at createdAt sourcePage
       sla { policy { name } firstResponseDueAt nextResponseDueAt resolutionDueAt met breached }
       agents { _id id_user { _id fullName email } }
@@ -255,7 +255,7 @@ export const LeadConversations = graphql(`
   query ConsoleLeadConversations($project: String!, $lead: String!) {
     requests(project_id: $project, lead: $lead, status: "all", sortField: "createdAt", limit: 20) {
       count
-      requests { request_id ticket_id first_text status createdAt }
+      requests { request_id ticket_id first_text status createdAt merged_into }
     }
   }
 `);

@@ -8,6 +8,8 @@ import { useEffect, useState } from 'react';
 //   /console/projects/:project_id/conversations/:request  a conversation (in the view it was opened from)
 //   /console/projects/:project_id/settings/:section       a settings tab
 //   /console/projects/:project_id/reports                 the reports
+//   /console/projects/:project_id/reports/conversations?start_date=…&end_date=…&assignee=…
+//                                                         the conversations behind a chart's bar
 //   /console/invitations/:id?token=…                      an e-mailed invitation
 //   /console/verify-email?token=… · /console/reset-password?token=… · /console/forgot-password
 //
@@ -19,14 +21,32 @@ export const views = ['mine', 'unassigned', 'open', 'closed'] as const;
 export type View = (typeof views)[number];
 export const defaultView: View = 'mine';
 
-export const sections = ['team', 'departments', 'bots', 'knowledge-bases', 'webhooks', 'canned-responses', 'sla-policies'] as const;
+export const sections = ['team', 'departments', 'bots', 'knowledge-bases', 'webhooks', 'canned-responses', 'sla-policies', 'audit'] as const;
 export type Section = (typeof sections)[number];
+/** Settings tabs only the project's admins and owner see (the API refuses the others). */
+export const adminSections: readonly Section[] = ['audit'];
+
+/**
+ * The filters of the `requests` query a chart's bar stands for: dates as DD/MM/YYYY (UTC days, as
+ * the analytics count them), a teammate's user id, a department id, a tag; `label` says on the
+ * list what was clicked ("Conversations per day: 2026-11-28").
+ */
+export interface ConversationFilter {
+  start_date?: string;
+  end_date?: string;
+  assignee?: string;
+  dept_id?: string;
+  tags?: string;
+  label?: string;
+}
+const filterKeys = ['start_date', 'end_date', 'assignee', 'dept_id', 'tags', 'label'] as const;
 
 export type Route =
   | { kind: 'projects' }
   | { kind: 'inbox'; projectId: string; view: View; requestId: string | null }
   | { kind: 'settings'; projectId: string; section: Section }
   | { kind: 'reports'; projectId: string }
+  | { kind: 'report-conversations'; projectId: string; filter: ConversationFilter; page: number }
   | { kind: 'invitation'; invitationId: string; token: string | null }
   | { kind: 'verify-email'; token: string | null }
   | { kind: 'reset-password'; token: string | null }
@@ -58,6 +78,11 @@ export function parseRoute(pathname: string, search: string): Route {
   if (parts[0] === 'forgot-password') return { kind: 'forgot-password' };
   if (parts[0] === 'projects' && parts[1]) {
     const projectId = parts[1];
+    if (parts[2] === 'reports' && parts[3] === 'conversations') {
+      const filter: ConversationFilter = {};
+      for (const key of filterKeys) if (query.get(key)) filter[key] = query.get(key)!;
+      return { kind: 'report-conversations', projectId, filter, page: Math.max(0, Number(query.get('page')) || 0) };
+    }
     if (parts[2] === 'reports') return { kind: 'reports', projectId };
     if (parts[2] === 'settings') return { kind: 'settings', projectId, section: isSection(parts[3]) ? parts[3] : 'team' };
     if (parts[2] === 'conversations' && parts[3]) {
@@ -78,6 +103,12 @@ export const paths = {
   conversation: (projectId: string, requestId: string, view: View) =>
     `/console/projects/${enc(projectId)}/conversations/${enc(requestId)}${view === defaultView ? '' : `?view=${view}`}`,
   reports: (projectId: string) => `/console/projects/${enc(projectId)}/reports`,
+  reportConversations: (projectId: string, filter: ConversationFilter, page = 0) => {
+    const query = new URLSearchParams();
+    for (const key of filterKeys) if (filter[key]) query.set(key, filter[key]!);
+    if (page) query.set('page', String(page));
+    return `/console/projects/${enc(projectId)}/reports/conversations?${query}`;
+  },
   settings: (projectId: string, section: Section) => `/console/projects/${enc(projectId)}/settings/${section}`,
 };
 

@@ -4,6 +4,50 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ConsoleAuditQueryVariables = Exact<{
+  project: string;
+  action?: Array<string> | string | null | undefined;
+  actor?: string | null | undefined;
+  actorKind?: string | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  page?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ConsoleAuditQuery = { auditCount: number | null, audit: Array<{ _id: string, action: string, target: string, targetType: string, address: string | null, before: any, after: any, details: any, createdAt: string, actor: { kind: string, id: string | null, name: string | null } }> | null };
+
+export type ConsoleMergeRequestsMutationVariables = Exact<{
+  project: string;
+  request: string;
+  from: Array<string> | string;
+}>;
+
+
+export type ConsoleMergeRequestsMutation = { mergeRequests: { request_id: string } };
+
+export type ConsoleMergedTargetQueryVariables = Exact<{
+  project: string;
+  request: string;
+}>;
+
+
+export type ConsoleMergedTargetQuery = { request: { request_id: string, ticket_id: string, first_text: string | null, lead: { fullname: string | null } | null } | null };
+
+export type ConsoleReportConversationsQueryVariables = Exact<{
+  project: string;
+  start?: string | null | undefined;
+  end?: string | null | undefined;
+  assignee?: string | null | undefined;
+  dept?: string | null | undefined;
+  tags?: string | null | undefined;
+  page?: number | null | undefined;
+}>;
+
+
+export type ConsoleReportConversationsQuery = { requests: { count: number, perPage: number, requests: Array<{ request_id: string, ticket_id: string, status: number, first_text: string | null, createdAt: string, merged_into: string | null, lead: { fullname: string | null, email: string | null } | null, department: { name: string } | null, agents: Array<{ id_user: { fullName: string | null, email: string | null } | null }> }> } | null };
+
 export type ConsoleScheduledMessagesQueryVariables = Exact<{
   project: string;
   request: string;
@@ -421,7 +465,7 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, sla: { firstResponseDueAt: string | null, nextResponseDueAt: string | null, resolutionDueAt: string | null, met: Array<string>, breached: Array<string>, policy: { name: string | null } | null } | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
+export type ConsoleConversationQuery = { request: { _id: string, request_id: string, ticket_id: string, status: number, priority: string, first_text: string | null, participatingAgents: Array<string>, participatingBots: Array<string>, hasBot: boolean, tags: any, merged_into: string | null, rating: number | null, rating_message: string | null, closed_at: string | null, createdAt: string, sourcePage: string | null, sla: { firstResponseDueAt: string | null, nextResponseDueAt: string | null, resolutionDueAt: string | null, met: Array<string>, breached: Array<string>, policy: { name: string | null } | null } | null, agents: Array<{ _id: string, id_user: { _id: string, fullName: string | null, email: string | null } | null }>, department: { _id: string, name: string } | null, lead: { _id: string, fullname: string | null, email: string | null } | null, notes: Array<{ _id: string, text: string | null, createdAt: string }> } | null, messages: Array<{ _id: string, sender: string, senderFullname: string | null, text: string | null, type: string, metadata: any, attributes: any, createdAt: string, status: number, receipts: any, hidden: boolean, sentByBot: boolean }> | null, requestTimeline: Array<{ seq: number, name: string, at: string, text: string }> | null };
 
 export type ConsoleMessageEventsSubscriptionVariables = Exact<{
   project: string;
@@ -588,7 +632,7 @@ export type ConsoleLeadConversationsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleLeadConversationsQuery = { requests: { count: number, requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, status: number, createdAt: string }> } | null };
+export type ConsoleLeadConversationsQuery = { requests: { count: number, requests: Array<{ request_id: string, ticket_id: string, first_text: string | null, status: number, createdAt: string, merged_into: string | null }> } | null };
 
 export type ConsoleUpdateLeadMutationVariables = Exact<{
   project: string;
@@ -836,6 +880,103 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const ConsoleAuditDocument = new TypedDocumentString(`
+    query ConsoleAudit($project: String!, $action: [String!], $actor: String, $actorKind: String, $from: String, $to: String, $page: Int, $limit: Int) {
+  audit(
+    project_id: $project
+    action: $action
+    actor: $actor
+    actorKind: $actorKind
+    from: $from
+    to: $to
+    page: $page
+    limit: $limit
+  ) {
+    _id
+    action
+    target
+    targetType
+    address
+    before
+    after
+    details
+    createdAt
+    actor {
+      kind
+      id
+      name
+    }
+  }
+  auditCount(
+    project_id: $project
+    action: $action
+    actor: $actor
+    actorKind: $actorKind
+    from: $from
+    to: $to
+  )
+}
+    `) as unknown as TypedDocumentString<ConsoleAuditQuery, ConsoleAuditQueryVariables>;
+export const ConsoleMergeRequestsDocument = new TypedDocumentString(`
+    mutation ConsoleMergeRequests($project: String!, $request: String!, $from: [String!]!) {
+  mergeRequests(project_id: $project, request_id: $request, from: $from) {
+    request_id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMergeRequestsMutation, ConsoleMergeRequestsMutationVariables>;
+export const ConsoleMergedTargetDocument = new TypedDocumentString(`
+    query ConsoleMergedTarget($project: String!, $request: String!) {
+  request(project_id: $project, request_id: $request) {
+    request_id
+    ticket_id
+    first_text
+    lead {
+      fullname
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMergedTargetQuery, ConsoleMergedTargetQueryVariables>;
+export const ConsoleReportConversationsDocument = new TypedDocumentString(`
+    query ConsoleReportConversations($project: String!, $start: String, $end: String, $assignee: String, $dept: String, $tags: String, $page: Int) {
+  requests(
+    project_id: $project
+    status: "all"
+    start_date: $start
+    end_date: $end
+    assignee: $assignee
+    dept_id: $dept
+    tags: $tags
+    sortField: "createdAt"
+    direction: 1
+    page: $page
+    limit: 50
+  ) {
+    count
+    perPage
+    requests {
+      request_id
+      ticket_id
+      status
+      first_text
+      createdAt
+      merged_into
+      lead {
+        fullname
+        email
+      }
+      department {
+        name
+      }
+      agents {
+        id_user {
+          fullName
+          email
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReportConversationsQuery, ConsoleReportConversationsQueryVariables>;
 export const ConsoleScheduledMessagesDocument = new TypedDocumentString(`
     query ConsoleScheduledMessages($project: String!, $request: String!) {
   scheduledMessages(project_id: $project, request_id: $request) {
@@ -1459,6 +1600,7 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     participatingBots
     hasBot
     tags
+    merged_into
     rating
     rating_message
     closed_at
@@ -1812,6 +1954,7 @@ export const ConsoleLeadConversationsDocument = new TypedDocumentString(`
       first_text
       status
       createdAt
+      merged_into
     }
   }
 }
