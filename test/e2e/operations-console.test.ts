@@ -84,7 +84,7 @@ describe('the audit log in Settings', () => {
     const agent = await openConsole(`/console/projects/${p.projectId}/settings/canned-responses`, p.agent);
     await agent.page.getByRole('tab', { name: 'Canned responses' }).waitFor();
     // The role is read with the projects: once the tabs are final, the audit log is not among them.
-    await expect.poll(() => agent.page.getByRole('tab').allInnerTexts()).toEqual(['Team', 'Departments', 'Bots', 'Knowledge bases', 'Webhooks', 'Canned responses']);
+    await expect.poll(() => agent.page.getByRole('tab').allInnerTexts()).toEqual(['Team', 'Departments', 'Bots', 'Knowledge bases', 'Webhooks', 'Canned responses', 'SLA policies']);
     await agent.page.goto(`${t.baseUrl}/console/projects/${p.projectId}/settings/audit`);
     await agent.page.getByRole('alert').getByText("The audit log is for the project's admins and owner.").waitFor();
     expect(await agent.page.getByTestId('audit').count()).toBe(0);
