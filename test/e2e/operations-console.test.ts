@@ -89,6 +89,14 @@ describe('the audit log in Settings', () => {
     await agent.page.getByRole('alert').getByText("The audit log is for the project's admins and owner.").waitFor();
     expect(await agent.page.getByTestId('audit').count()).toBe(0);
   }, 60_000);
+
+  it('shows an agent the team read-only in Settings, without asking for the invitations an agent may not read', async () => {
+    const agent = await openConsole(`/console/projects/${p.projectId}/settings/team`, p.agent);
+    await agent.page.getByTestId('teammates').getByText(/owner Test/).waitFor();
+    expect(await agent.page.getByText('Pending invitations').count()).toBe(0);
+    expect(await agent.page.getByRole('form', { name: 'Invite' }).count()).toBe(0);
+    expect(await agent.page.getByRole('combobox', { name: /^Role of/ }).count()).toBe(0);
+  }, 60_000);
 });
 
 describe('merging conversations from the console', () => {

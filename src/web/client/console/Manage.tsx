@@ -24,7 +24,8 @@ import {
   KbIndexing,
   KnowledgeBases,
   Redeliver,
-  TeamAndInvitations,
+  Team,
+  PendingInvitations,
   WebhookDeliveries,
   Webhooks,
 } from './manage-operations.js';
@@ -92,8 +93,17 @@ const Failure = ({ error }: { error: string | null }) => (error ? <p role="alert
 
 function TeamSection({ projectId }: { projectId: string }) {
   const { token, userId } = useSession();
-  const { data, error, load, act } = useLoad(useCallback(() => request(TeamAndInvitations, { project: projectId }, token), [projectId, token]));
-  useProjectEvents(projectId, (name) => name.startsWith('project_user.'), load);
+  // Agents see who is on the team; changing it (roles, removals, invitations) is the admins'.
+  const admin = isAdmin(useProjectRole(projectId));
+  const { data, error, load, act } = useLoad(useCallback(() => request(Team, { project: projectId }, token), [projectId, token]));
+  const invitations = useLoad(
+    useCallback(() => (admin ? request(PendingInvitations, { project: projectId }, token) : Promise.resolve(null)), [admin, projectId, token]),
+  );
+  const reload = () => {
+    load();
+    invitations.load();
+  };
+  useProjectEvents(projectId, (name) => name.startsWith('project_user.'), reload);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('agent');
   const [sent, setSent] = useState<string | null>(null);
@@ -109,7 +119,7 @@ function TeamSection({ projectId }: { projectId: string }) {
               <span>
                 {t.id_user?.fullName || t.id_user?.email} · {t.user_available ? 'available' : 'unavailable'}
               </span>
-              {t.role === 'owner' || t.id_user?._id === userId ? (
+              {!admin || t.role === 'owner' || t.id_user?._id === userId ? (
                 <span className="role">{t.role}</span>
               ) : (
                 <>
@@ -135,33 +145,38 @@ function TeamSection({ projectId }: { projectId: string }) {
             </li>
           ))}
       </ul>
-      <h3>Pending invitations</h3>
-      <ul className="rows" data-testid="invitations">
-        {data?.invitations.map((i) => (
-          <li key={i._id}>
-            <span>
-              {i.email} · {i.role}
-            </span>
-            <button type="button" className="link danger" onClick={() => act(() => request(RevokeInvitation, { project: projectId, id: i._id }, token))}>
-              Withdraw
-            </button>
-          </li>
-        ))}
-        {data?.invitations.length === 0 && <li>None.</li>}
-      </ul>
-      {sent && <p role="status">Invitation e-mailed to {sent}.</p>}
-      <Form label="Invite" onSubmit={() => act(() => request(Invite, { project: projectId, email, role }, token).then(() => (setSent(email), setEmail(''))))}>
-        <label>
-          E-mail <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label>
-          Role
-          <select value={role} onChange={(e) => setRole(e.target.value)}>
-            <option value="agent">agent</option>
-            <option value="admin">admin</option>
-          </select>
-        </label>
-      </Form>
+      {admin && (
+        <>
+          <Failure error={invitations.error} />
+        <h3>Pending invitations</h3>
+        <ul className="rows" data-testid="invitations">
+          {invitations.data?.invitations.map((i) => (
+            <li key={i._id}>
+              <span>
+                {i.email} · {i.role}
+              </span>
+              <button type="button" className="link danger" onClick={() => invitations.act(() => request(RevokeInvitation, { project: projectId, id: i._id }, token))}>
+                Withdraw
+              </button>
+            </li>
+          ))}
+          {invitations.data?.invitations.length === 0 && <li>None.</li>}
+        </ul>
+        {sent && <p role="status">Invitation e-mailed to {sent}.</p>}
+        <Form label="Invite" onSubmit={() => invitations.act(() => request(Invite, { project: projectId, email, role }, token).then(() => (setSent(email), setEmail(''))))}>
+          <label>
+            E-mail <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <label>
+            Role
+            <select value={role} onChange={(e) => setRole(e.target.value)}>
+              <option value="agent">agent</option>
+              <option value="admin">admin</option>
+            </select>
+          </label>
+        </Form>
+        </>
+      )}
     </>
   );
 }

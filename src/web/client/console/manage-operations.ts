@@ -2,9 +2,15 @@ import { graphql } from '../gql/index.js';
 
 // The project's set-up, as an admin manages it from the console.
 
-export const TeamAndInvitations = graphql(`
+export const Team = graphql(`
   query ManageTeam($project: String!) {
     teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }
+  }
+`);
+
+/** Admins only: an agent's Team tab does not ask (it would be refused). */
+export const PendingInvitations = graphql(`
+  query ManageInvitations($project: String!) {
     invitations(project_id: $project) { _id email role createdAt }
   }
 `);

@@ -26,7 +26,8 @@ type Documents = {
     "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n": typeof types.ConsoleSuggestionsDocument,
     "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": typeof types.ConsoleSummaryDocument,
     "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": typeof types.ConsoleSummarizeDocument,
-    "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": typeof types.ManageTeamDocument,
+    "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n  }\n": typeof types.ManageTeamDocument,
+    "\n  query ManageInvitations($project: String!) {\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": typeof types.ManageInvitationsDocument,
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": typeof types.ManageInviteDocument,
     "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": typeof types.ManageDepartmentsDocument,
     "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n": typeof types.ManageCreateDepartmentDocument,
@@ -127,7 +128,8 @@ const documents: Documents = {
     "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n": types.ConsoleSuggestionsDocument,
     "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": types.ConsoleSummaryDocument,
     "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": types.ConsoleSummarizeDocument,
-    "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": types.ManageTeamDocument,
+    "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n  }\n": types.ManageTeamDocument,
+    "\n  query ManageInvitations($project: String!) {\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": types.ManageInvitationsDocument,
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": types.ManageInviteDocument,
     "\n  query ManageDepartments($project: String!) {\n    departments(project_id: $project) { _id name default routing id_bot id_group status }\n    groups(project_id: $project) { _id name members }\n    bots(project_id: $project) { _id name }\n  }\n": types.ManageDepartmentsDocument,
     "\n  mutation ManageCreateDepartment($project: String!, $name: String!, $routing: String, $bot: String) {\n    createDepartment(project_id: $project, name: $name, routing: $routing, id_bot: $bot) { _id }\n  }\n": types.ManageCreateDepartmentDocument,
@@ -264,7 +266,11 @@ export function graphql(source: "\n  mutation ConsoleSummarize($project: String!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n"): typeof import('./graphql.js').ManageTeamDocument;
+export function graphql(source: "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n  }\n"): typeof import('./graphql.js').ManageTeamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManageInvitations($project: String!) {\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n"): typeof import('./graphql.js').ManageInvitationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

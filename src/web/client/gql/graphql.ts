@@ -115,7 +115,14 @@ export type ManageTeamQueryVariables = Exact<{
 }>;
 
 
-export type ManageTeamQuery = { teammates: Array<{ _id: string, role: string, user_available: boolean | null, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null, invitations: Array<{ _id: string, email: string | null, role: string | null, createdAt: string }> | null };
+export type ManageTeamQuery = { teammates: Array<{ _id: string, role: string, user_available: boolean | null, id_user: { _id: string, fullName: string | null, email: string | null } | null }> | null };
+
+export type ManageInvitationsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ManageInvitationsQuery = { invitations: Array<{ _id: string, email: string | null, role: string | null, createdAt: string }> | null };
 
 export type ManageInviteMutationVariables = Exact<{
   project: string;
@@ -1071,6 +1078,10 @@ export const ManageTeamDocument = new TypedDocumentString(`
       email
     }
   }
+}
+    `) as unknown as TypedDocumentString<ManageTeamQuery, ManageTeamQueryVariables>;
+export const ManageInvitationsDocument = new TypedDocumentString(`
+    query ManageInvitations($project: String!) {
   invitations(project_id: $project) {
     _id
     email
@@ -1078,7 +1089,7 @@ export const ManageTeamDocument = new TypedDocumentString(`
     createdAt
   }
 }
-    `) as unknown as TypedDocumentString<ManageTeamQuery, ManageTeamQueryVariables>;
+    `) as unknown as TypedDocumentString<ManageInvitationsQuery, ManageInvitationsQueryVariables>;
 export const ManageInviteDocument = new TypedDocumentString(`
     mutation ManageInvite($project: String!, $email: String!, $role: String!) {
   inviteTeammate(project_id: $project, email: $email, role: $role) {
