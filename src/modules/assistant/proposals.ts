@@ -38,6 +38,11 @@ const maxQuestion = 500;
 const maxAnswer = 20_000;
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** An answer long enough to say which question it answers, as compared (case and spacing aside); null for a short one ("Yes."). */
+const sameAnswerKey = (answer: string) => {
+  const key = answer.slice(0, maxAnswer).replace(/\s+/g, ' ').toLowerCase();
+  return key.trim().length >= 40 ? key : null;
+};
 
 const listInput = z.object({
   status: z.enum(['open', 'accepted', 'dismissed'], { message: 'must be open, accepted or dismissed' }).default('open'),
@@ -155,7 +160,7 @@ export class ProposalService {
     if (!terms.length) return;
     const filed = await tx.kbGap.findUnique({ where: { id_project_request_id: { id_project: projectId, request_id: gap.request_id } }, select: { id: true } });
     if (filed) return;
-    const proposalId = (await this.nearest(tx, projectId, gap.namespace, terms)) ?? (await this.start(tx, projectId, gap));
+    const proposalId = (await this.nearest(tx, projectId, gap, terms)) ?? (await this.start(tx, projectId, gap));
     await tx.kbGap.create({
       data: { id_project: projectId, request_id: gap.request_id, proposal_id: proposalId, question: gap.question.slice(0, 4000), answer: gap.answer.slice(0, maxAnswer), terms },
     });
@@ -178,16 +183,23 @@ export class ProposalService {
     return created.id;
   }
 
-  /** The proposal of the most similar gap, when it is similar enough. */
-  private async nearest(tx: Tx, projectId: string, namespace: string, terms: string[]): Promise<string | null> {
-    const rows = await tx.$queryRaw<Array<{ proposal_id: string; terms: string[] }>>`
-      SELECT g."proposal_id", g."terms" FROM "KbGap" g JOIN "KbProposal" p ON p."id" = g."proposal_id"
-      WHERE g."id_project" = ${projectId} AND p."id_project" = ${projectId} AND p."namespace" = ${namespace}
-        AND p."status" IN ('open', 'dismissed') AND g."terms" && ${terms}::text[]
+  /**
+   * The proposal of the most similar gap, when it is similar enough. Two questions an agent
+   * answered with the same substantial text (pasted, as answers to one question are) are the same
+   * question whatever their words ("deliver" and "ship" share no stem).
+   */
+  private async nearest(tx: Tx, projectId: string, gap: Gap, terms: string[]): Promise<string | null> {
+    const answer = sameAnswerKey(gap.answer);
+    const rows = await tx.$queryRaw<Array<{ proposal_id: string; terms: string[]; same_answer: boolean }>>`
+      SELECT g."proposal_id", g."terms", (${answer}::text IS NOT NULL AND lower(regexp_replace(g."answer", '[[:space:]]+', ' ', 'g')) = ${answer}) AS "same_answer"
+      FROM "KbGap" g JOIN "KbProposal" p ON p."id" = g."proposal_id"
+      WHERE g."id_project" = ${projectId} AND p."id_project" = ${projectId} AND p."namespace" = ${gap.namespace}
+        AND p."status" IN ('open', 'dismissed')
+        AND (g."terms" && ${terms}::text[] OR lower(regexp_replace(g."answer", '[[:space:]]+', ' ', 'g')) = ${answer})
       ORDER BY g."createdAt" DESC LIMIT ${candidates}`;
     if (!rows.length) return null;
     const vocabulary = [...new Set([...terms, ...rows.flatMap((r) => r.terms)])];
-    const df = await this.history.frequencies(projectId, [...vocabulary, '']);
+    const df = await this.history.frequencies(projectId, [...vocabulary, ''], tx);
     const total = Math.max(df.get('') ?? 0, 1);
     const weight = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5)) ** 2;
     const asked = new Set(terms);
@@ -200,7 +212,7 @@ export class ProposalService {
         norm += weight(term);
         if (asked.has(term)) shared += weight(term);
       }
-      const similarity = norm ? shared / (Math.sqrt(norm) * askedNorm) : 0;
+      const similarity = row.same_answer ? 1 : norm ? shared / (Math.sqrt(norm) * askedNorm) : 0;
       if (!best || similarity > best.similarity) best = { proposal_id: row.proposal_id, similarity };
     }
     return best && best.similarity >= clusterFloor ? best.proposal_id : null;
