@@ -81,7 +81,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const drafter = answerer ? new ReplyDrafter(answerer, infra.logger) : null;
   const assistantSummaries = new SummaryService(db, infra.eventLog, requests, kb, answerer, infra.logger);
   const assistant = new AssistantService(db, kb, requests, drafter);
-  const proposals = new ProposalService(db, infra.eventLog, kb, assistant.history);
+  const proposals = new ProposalService(db, infra.eventLog, kb, assistant.history, infra.logger);
   const historyLearner = new HistoryLearner(db, requests, assistant.history, infra.logger);
   const webhooks = new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters);
   const botEngine = new BotEngine(infra, conversations, records, kb.qa);

@@ -116,6 +116,15 @@ describe('deciding a proposal', () => {
     expect(suggested.body.replies).toContainEqual(expect.objectContaining({ source: 'kb', ref: accepted.body.content_id }));
   });
 
+  it("teaches the cluster's other questions as learned phrasings of the new content", async () => {
+    const proposal = await proposalAsking(p, /norway/i, 'accepted');
+    const phrasings = await t.get(`/v3/${p.projectId}/kb/${proposal.content_id}/phrasings`, { token: p.agent.token });
+    expect(phrasings.status).toBe(200);
+    expect(phrasings.body.map((x: { question: string }) => x.question)).toEqual(
+      expect.arrayContaining(['Do you ship to Norway?', 'Hello, do you deliver to Norway?', 'Can you ship my order to Norway please']),
+    );
+  });
+
   it('accepting twice answers 409', async () => {
     const proposal = await proposalAsking(p, /norway/i, 'accepted');
     const again = await t.post(`/v3/${p.projectId}/kb/proposals/${proposal._id}/accept`, { token: p.admin.token, body: {} });

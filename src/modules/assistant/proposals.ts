@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { conflict, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
+import type { Logger } from '../../infra/logger.js';
 import type { KbProposal } from '../../generated/prisma/client.js';
 import type { KbService } from '../kb/service.js';
 import { termsOf, type HistoryStore } from './history.js';
@@ -29,11 +30,15 @@ export interface Gap {
   answer: string;
 }
 
-/** A gap joins the proposal of its most similar earlier gap at least this similar (idf-weighted cosine of stems). */
+/** A gap joins the proposal whose centroid is at least this similar (cosine of idf-weighted stems). */
 export const clusterFloor = 0.5;
-/** Gaps compared exactly, after the index found them by shared stems. */
-const candidates = 200;
+/** Proposals compared by their centroid, after the index found their gaps by shared stems. */
+const comparedProposals = 5;
+/** A proposal's centroid is made of its latest questions, at most. */
+const centroidMembers = 100;
 const examplesShown = 5;
+/** Visitors' questions of an accepted proposal learned as phrasings of its content, at most (the latest). */
+const taughtPhrasings = 50;
 const maxQuestion = 500;
 const maxAnswer = 20_000;
 
@@ -69,6 +74,7 @@ export class ProposalService {
     private events: EventLog,
     private kb: KbService,
     private history: HistoryStore,
+    private logger: Logger,
   ) {}
 
   /** The project's proposals of one status, the most asked first. */
@@ -138,7 +144,29 @@ export class ProposalService {
       await this.kb.contents.delete(projectId, contentId);
       throw conflict('status: the proposal was decided meanwhile', 'status');
     }
+    await this.teach(projectId, actorId, id, kb.id, contentId);
     return this.get(projectId, id);
+  }
+
+  /**
+   * The visitors' questions of the cluster become learned phrasings of the new content, as an
+   * agent's confirmation would make them (kb/learning.ts): agents answered each of them with this
+   * answer, and the knowledge base then finds the content by the words visitors use, not only by
+   * the one question the FAQ names. A phrasing that cannot be learned is passed over.
+   */
+  private async teach(projectId: string, actorId: string, proposalId: string, namespace: string, contentId: string) {
+    const gaps = await this.db.kbGap.findMany({
+      where: { id_project: projectId, proposal_id: proposalId },
+      orderBy: { createdAt: 'desc' },
+      select: { question: true },
+      take: taughtPhrasings * 2,
+    });
+    const questions = [...new Set(gaps.map((g) => oneLine(g.question)))].slice(0, taughtPhrasings);
+    for (const question of questions) {
+      await this.kb.learning
+        .feedback(projectId, actorId, { namespace, question, id: contentId, helpful: true })
+        .catch((error: unknown) => this.logger.warn({ err: (error as Error).message, projectId, proposalId }, 'a proposal\'s question could not be learned'));
+    }
   }
 
   async dismiss(projectId: string, actorId: string, id: string): Promise<ProposalView> {
@@ -184,36 +212,69 @@ export class ProposalService {
   }
 
   /**
-   * The proposal of the most similar gap, when it is similar enough. Two questions an agent
-   * answered with the same substantial text (pasted, as answers to one question are) are the same
-   * question whatever their words ("deliver" and "ship" share no stem).
+   * The proposal a gap belongs to, if any. A proposal whose answer is the gap's answer (a
+   * substantial text, pasted as answers to one question are) asks the same question whatever the
+   * words ("deliver" and "ship" share no stem). Otherwise the proposals of the gaps sharing its
+   * stems are compared by the mean of two cosines of idf-weighted stems: with their centroid (each
+   * stem also weighted by the share of the proposal's questions holding it) and with their nearest
+   * question. The nearest question alone chains unrelated questions into one proposal through
+   * intermediate ones.
    */
   private async nearest(tx: Tx, projectId: string, gap: Gap, terms: string[]): Promise<string | null> {
     const answer = sameAnswerKey(gap.answer);
-    const rows = await tx.$queryRaw<Array<{ proposal_id: string; terms: string[]; same_answer: boolean }>>`
-      SELECT g."proposal_id", g."terms", (${answer}::text IS NOT NULL AND lower(regexp_replace(g."answer", '[[:space:]]+', ' ', 'g')) = ${answer}) AS "same_answer"
-      FROM "KbGap" g JOIN "KbProposal" p ON p."id" = g."proposal_id"
+    if (answer) {
+      const [same] = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT "id" FROM "KbProposal"
+        WHERE "id_project" = ${projectId} AND "namespace" = ${gap.namespace} AND "status" IN ('open', 'dismissed')
+          AND lower(regexp_replace("answer", '[[:space:]]+', ' ', 'g')) = ${answer}
+        ORDER BY "count" DESC, "createdAt" ASC LIMIT 1`;
+      if (same) return same.id;
+    }
+    const near = await tx.$queryRaw<Array<{ proposal_id: string }>>`
+      SELECT g."proposal_id" FROM "KbGap" g JOIN "KbProposal" p ON p."id" = g."proposal_id"
       WHERE g."id_project" = ${projectId} AND p."id_project" = ${projectId} AND p."namespace" = ${gap.namespace}
-        AND p."status" IN ('open', 'dismissed')
-        AND (g."terms" && ${terms}::text[] OR lower(regexp_replace(g."answer", '[[:space:]]+', ' ', 'g')) = ${answer})
-      ORDER BY g."createdAt" DESC LIMIT ${candidates}`;
-    if (!rows.length) return null;
-    const vocabulary = [...new Set([...terms, ...rows.flatMap((r) => r.terms)])];
+        AND p."status" IN ('open', 'dismissed') AND g."terms" && ${terms}::text[]
+      GROUP BY g."proposal_id"
+      ORDER BY count(*) FILTER (WHERE g."terms" @> ${terms}::text[]) DESC, max(cardinality(ARRAY(SELECT unnest(g."terms") INTERSECT SELECT unnest(${terms}::text[])))) DESC
+      LIMIT ${comparedProposals}`;
+    if (!near.length) return null;
+    const members = await tx.$queryRaw<Array<{ proposal_id: string; terms: string[] }>>`
+      SELECT "proposal_id", "terms" FROM (
+        SELECT g."proposal_id", g."terms", row_number() OVER (PARTITION BY g."proposal_id" ORDER BY g."createdAt" DESC) AS n
+        FROM "KbGap" g WHERE g."id_project" = ${projectId} AND g."proposal_id" = ANY(${near.map((r) => r.proposal_id)}::text[])
+      ) latest WHERE n <= ${centroidMembers}`;
+    const vocabulary = [...new Set([...terms, ...members.flatMap((r) => r.terms)])];
     const df = await this.history.frequencies(projectId, [...vocabulary, ''], tx);
     const total = Math.max(df.get('') ?? 0, 1);
-    const weight = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5)) ** 2;
-    const asked = new Set(terms);
-    const askedNorm = Math.sqrt(terms.reduce((sum, t) => sum + weight(t), 0));
-    let best: { proposal_id: string; similarity: number } | null = null;
-    for (const row of rows) {
+    const idf = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5));
+    const askedNorm = Math.sqrt(terms.reduce((sum, t) => sum + idf(t) ** 2, 0));
+    const memberSimilarity = (own: string[]) => {
       let shared = 0;
       let norm = 0;
-      for (const term of row.terms) {
-        norm += weight(term);
-        if (asked.has(term)) shared += weight(term);
+      for (const term of own) {
+        norm += idf(term) ** 2;
+        if (terms.includes(term)) shared += idf(term) ** 2;
       }
-      const similarity = row.same_answer ? 1 : norm ? shared / (Math.sqrt(norm) * askedNorm) : 0;
-      if (!best || similarity > best.similarity) best = { proposal_id: row.proposal_id, similarity };
+      return norm ? shared / (Math.sqrt(norm) * askedNorm) : 0;
+    };
+    let best: { proposal_id: string; similarity: number } | null = null;
+    for (const { proposal_id } of near) {
+      const own = members.filter((m) => m.proposal_id === proposal_id);
+      if (!own.length) continue;
+      const share = new Map<string, number>();
+      for (const m of own) for (const term of m.terms) share.set(term, (share.get(term) ?? 0) + 1 / own.length);
+      let dot = 0;
+      let norm = 0;
+      for (const [term, part] of share) {
+        const w = part * idf(term);
+        norm += w * w;
+        if (terms.includes(term)) dot += w * idf(term);
+      }
+      const centroid = norm ? dot / (Math.sqrt(norm) * askedNorm) : 0;
+      // The nearest member counts for half: a rephrasing close to one question of a small proposal
+      // still joins it, while a chain of intermediate questions cannot carry a distant one in.
+      const similarity = (centroid + Math.max(...own.map((m) => memberSimilarity(m.terms)))) / 2;
+      if (!best || similarity > best.similarity) best = { proposal_id, similarity };
     }
     return best && best.similarity >= clusterFloor ? best.proposal_id : null;
   }
