@@ -119,6 +119,10 @@ export const domainEvents = {
   'kb.content.status': { payload: z.looseObject({ namespace: z.string(), status: z.number(), error: z.string().optional() }) },
   'kb.content.indexed': { payload: z.looseObject({ namespace: z.string(), chunks: z.number() }), webhook: true },
   'kb.content.delete': { payload: z.looseObject({ namespace: z.string() }), audit: true },
+  /** The knowledge loop (src/modules/assistant/proposals.ts): a proposal edited, accepted (as FAQ content) or dismissed. */
+  'kb.proposal.update': { payload: changed },
+  'kb.proposal.accept': { payload: z.looseObject({ content_id: z.string(), namespace: z.string() }) },
+  'kb.proposal.dismiss': { payload: none },
   'subscription.create': { payload: z.looseObject({ event: z.string() }), audit: true },
   'subscription.update': { payload: changed, audit: true },
   'subscription.delete': { payload: none, audit: true },

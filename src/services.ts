@@ -42,6 +42,10 @@ import { HistoryLearner } from './modules/assistant/learner.js';
 import { ReplyDrafter } from './modules/assistant/draft.js';
 import { SummaryService } from './modules/assistant/summaries.js';
 import { HandOverSummaries } from './modules/assistant/handover.js';
+import { KnowledgeGaps } from './modules/assistant/gaps.js';
+import { ProposalService } from './modules/assistant/proposals.js';
+import { AutoTagger } from './modules/assistant/auto-tag.js';
+import { TestsAfterIndexing } from './modules/kb/test-suites.js';
 import { ChatAnswerer } from './modules/kb/answer.js';
 import { AuditService } from './modules/audit/service.js';
 import { ConversationsReport } from './modules/reports/conversations-csv.js';
@@ -81,6 +85,8 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const drafter = answerer ? new ReplyDrafter(answerer, infra.logger) : null;
   const assistantSummaries = new SummaryService(db, infra.eventLog, requests, kb, answerer, infra.logger);
   const assistant = new AssistantService(db, kb, requests, drafter);
+  const proposals = new ProposalService(db, infra.eventLog, kb, assistant.history, infra.logger);
+  const historyLearner = new HistoryLearner(db, requests, assistant.history, infra.logger);
   const webhooks = new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters);
   const botEngine = new BotEngine(infra, conversations, records, kb.qa);
   /**
@@ -96,11 +102,16 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     projectPurge,
     new WaitingOffers(assignments),
     new PresenceJoins(db, presence),
-    // The assistant learns from each closed conversation and summarises each hand-over.
-    new HistoryLearner(db, requests, assistant.history, infra.logger),
+    // The assistant learns from each closed conversation, proposes what the knowledge base could
+    // not answer, tags the first visitor messages when the project asks it to, and summarises each hand-over.
+    historyLearner,
+    new KnowledgeGaps(historyLearner, assistant, proposals, infra.logger),
+    new AutoTagger(db, requests, assistant, infra.logger),
     new HandOverSummaries(db, assistantSummaries, infra.logger),
     // Each request's SLA follows its changes (src/modules/sla).
     new SlaTracker(db, infra.eventLog, infra.logger),
+    // A knowledge base's batch tests run after each indexing of it.
+    new TestsAfterIndexing(kb.tests, infra.logger),
   ];
   const services = {
     infra,
@@ -134,6 +145,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     botEngine,
     assistant,
     assistantSummaries,
+    proposals,
     listeners,
     slaPolicies: new SlaPolicyService(db, infra.eventLog),
     slaTimers: new SlaTimers(db, infra.eventLog, infra.logger, infra.config.timers.sweepIntervalMs),

@@ -28,6 +28,14 @@ interface PatternRoute {
   regex: RegExp;
   keys: string[];
   route: TableRoute;
+  /** Which segments are parameters. */
+  params: boolean[];
+}
+
+/** Orders patterns of one length by their first differing segment kind: fixed before parameter (a stable sort keeps the rest). */
+function fixedFirst(a: PatternRoute, b: PatternRoute): number {
+  for (let i = 0; i < a.params.length; i++) if (a.params[i] !== b.params[i]) return a.params[i] ? 1 : -1;
+  return 0;
 }
 
 export interface RouteMatch {
@@ -62,9 +70,11 @@ export class RouteTable {
       const list = this.patterns.get(bucket) ?? [];
       const same = list.find((p) => p.source === source);
       if (same) same.route = merged(same.route, route);
-      else list.push({ source, regex: new RegExp(`^${source}$`), keys, route });
+      else list.push({ source, regex: new RegExp(`^${source}$`), keys, route, params: segments.map((s) => s.startsWith(':')) });
       this.patterns.set(bucket, list);
     }
+    // A fixed segment wins over a parameter in the same place (`/kb/proposals` before `/kb/:content_id`), whatever the modules' order.
+    for (const list of this.patterns.values()) list.sort(fixedFirst);
   }
 
   match(method: string, pathname: string): RouteMatch | null {

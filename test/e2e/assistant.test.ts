@@ -8,7 +8,8 @@ import { consumerCaughtUp } from '../helpers/event-consumers.js';
 
 // The agent's assistant in the console, in real headless Chromium: suggested replies above the
 // composer (learned from the project's closed conversations) inserted with a click or Alt+1 for
-// editing, refreshed when the visitor writes, and the conversation's summary at the top. Every page
+// editing, refreshed when the visitor writes, the conversation's summary at the top, and the gap
+// report of Settings → Knowledge bases, where an admin accepts a proposal as FAQ content. Every page
 // fails its scenario on a console error, an uncaught error or a failed request. Screenshots at
 // desktop and 390 px go to test/artifacts/assistant-*.png.
 
@@ -24,9 +25,9 @@ interface Watched extends WatchedPage {
 }
 const opened: Watched[] = [];
 
-async function openConsole(path: string, viewport = { width: 1280, height: 860 }): Promise<Watched> {
+async function openConsole(path: string, viewport = { width: 1280, height: 860 }, as: { token: string; userId: string } = p.agent): Promise<Watched> {
   const context = await browser.newContext({ viewport });
-  const auth = JSON.stringify({ token: p.agent.token, userId: p.agent.userId, name: 'Agent' });
+  const auth = JSON.stringify({ token: as.token, userId: as.userId, name: as === p.agent ? 'Agent' : 'Admin' });
   await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
   const watched = Object.assign(await watchPage(await context.newPage()), { context });
   opened.push(watched);
@@ -112,4 +113,39 @@ describe('the assistant in the conversation view', () => {
     await shot(phone.page, 'summary-phone');
     expect(phone.problems).toEqual([]);
   }, 90_000);
+});
+
+describe('the knowledge loop in Settings', () => {
+  const shippingQuestion = 'Do you ship to Norway?';
+  const shippingAnswer = 'Yes: we ship to Norway, delivery takes 5 to 7 working days.';
+
+  it('lists the most asked unanswered question; an admin accepts it and the knowledge base answers it', async () => {
+    await resolved(shippingQuestion, shippingAnswer, 'shipping');
+    await resolved('Hello, do you deliver to Norway?', shippingAnswer, 'shipping');
+    await eventually(() => consumerCaughtUp(t, 'assistant-gaps', p.projectId), 20_000);
+
+    const phone = await openConsole(`/console/projects/${p.projectId}/settings/knowledge-bases`, { width: 390, height: 844 }, p.admin);
+    await expect.poll(() => phone.page.getByTestId('kb-gaps').innerText(), { timeout: 15_000 }).toContain(shippingQuestion);
+    await shot(phone.page, 'gaps-phone');
+    expect(phone.problems).toEqual([]);
+
+    const { page, problems } = await openConsole(`/console/projects/${p.projectId}/settings/knowledge-bases`, undefined, p.admin);
+    const gap = page.getByTestId('kb-gaps').getByRole('listitem', { name: shippingQuestion });
+    await expect.poll(() => gap.innerText(), { timeout: 15_000 }).toContain('asked 2 times');
+    expect(await gap.innerText()).toContain(shippingAnswer);
+    await shot(page, 'gaps-desktop');
+
+    await gap.getByRole('button', { name: 'Edit' }).click();
+    const answer = gap.getByLabel('Answer');
+    await answer.fill(`${shippingAnswer} Customs are included.`);
+    await gap.getByRole('button', { name: 'Accept as FAQ' }).click();
+    await expect.poll(() => page.getByTestId('kb-gaps').innerText(), { timeout: 10_000 }).not.toContain(shippingQuestion);
+    // The new FAQ is in the default knowledge base's contents and gets indexed.
+    await expect.poll(() => page.getByTestId('kb-contents').first().innerText(), { timeout: 20_000 }).toMatch(/Do you ship to Norway\? · faq · indexed/);
+    expect(problems).toEqual([]);
+
+    const asked = await t.post(`/v3/${p.projectId}/kb/qa`, { token: p.admin.token, body: { question: shippingQuestion } });
+    expect(asked.body.success).toBe(true);
+    expect(asked.body.answer).toContain('Customs are included.');
+  }, 120_000);
 });

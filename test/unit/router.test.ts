@@ -72,14 +72,12 @@ describe('precedence', () => {
     }
   });
 
-  it('takes the pattern declared first where two patterns match a path', () => {
+  it('takes the pattern with a fixed segment where two patterns match a path, declared first or not', () => {
     const byLang = route('GET', '/:project_id/labels/:lang');
     const byDefault = route('GET', '/:project_id/labels/default');
     expect(table(byDefault, byLang).match('GET', '/v3/p1/labels/default')).toEqual({ route: byDefault, params: { project_id: 'p1' } });
-    expect(table(byLang, byDefault).match('GET', '/v3/p1/labels/default')).toEqual({
-      route: byLang,
-      params: { project_id: 'p1', lang: 'default' },
-    });
+    expect(table(byLang, byDefault).match('GET', '/v3/p1/labels/default')).toEqual({ route: byDefault, params: { project_id: 'p1' } });
+    expect(table(byLang, byDefault).match('GET', '/v3/p1/labels/fr')).toEqual({ route: byLang, params: { project_id: 'p1', lang: 'fr' } });
   });
 
   it('keeps patterns of different lengths apart', () => {

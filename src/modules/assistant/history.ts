@@ -113,9 +113,10 @@ export class HistoryStore {
       .slice(0, k);
   }
 
-  private async frequencies(projectId: string, terms: string[]): Promise<Map<string, number>> {
+  /** Document frequencies of stems among the project's learned questions (the empty term: how many there are). */
+  async frequencies(projectId: string, terms: string[], db: Db | Tx = this.db): Promise<Map<string, number>> {
     if (!terms.length) return new Map();
-    const rows = await this.db.$queryRaw<Array<{ term: string; df: number }>>`
+    const rows = await db.$queryRaw<Array<{ term: string; df: number }>>`
       SELECT "term", "df" FROM "AssistantTerm" WHERE "id_project" = ${projectId} AND "term" = ANY(${terms}::text[])`;
     return new Map(rows.map((r) => [r.term, Number(r.df)]));
   }

@@ -64,6 +64,9 @@ export function latestVisitorText(messages: Array<{ author: string; text: string
   return since.join('\n').trim();
 }
 
+/** Who creates a project's default knowledge base when the assistant is first to need it. */
+const systemActor = 'system';
+
 const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 export class AssistantService {
@@ -136,6 +139,17 @@ export class AssistantService {
       take: 500,
     });
     return rows.map((m) => ({ author: authorOf(m, visitor), text: m.text, sender: m.sender, createdAt: m.createdAt }));
+  }
+
+  /** Whether the project's default knowledge base answers a question (what /kb/qa would answer), and which it is. */
+  async knowledgeBaseAnswer(projectId: string, question: string): Promise<{ namespace: string; answered: boolean }> {
+    const kb = await this.kb.namespaces.resolve(projectId, undefined, systemActor);
+    return { namespace: kb.id, answered: (await this.fromKnowledgeBase(projectId, systemActor, question)).length > 0 };
+  }
+
+  /** The tags agents put on the closed conversations nearest to a question, best first. */
+  async suggestedTags(projectId: string, question: string) {
+    return tagsOf(await this.history.nearest(projectId, question, neighbours));
   }
 
   private async fromKnowledgeBase(projectId: string, actorId: string, question: string): Promise<SuggestedReply[]> {

@@ -133,7 +133,12 @@ export class KnowledgeBaseService {
       });
       // Chunks and their vectors go with their contents (foreign keys cascade).
       const removed = await tx.kbContent.deleteMany({ where: { id_project: projectId, namespace: kb.id } });
-      if (!contents_only) await tx.knowledgeBase.delete({ where: { id: kb.id } });
+      if (!contents_only) {
+        // Its batch tests and their runs go with it.
+        await tx.kbTestCase.deleteMany({ where: { id_project: projectId, namespace: kb.id } });
+        await tx.kbTestRun.deleteMany({ where: { id_project: projectId, namespace: kb.id } });
+        await tx.knowledgeBase.delete({ where: { id: kb.id } });
+      }
       await emit({
         projectId,
         name: kbEvents.namespaceDelete,

@@ -8,6 +8,7 @@ import { QaService } from './qa.js';
 import { Retriever } from './retrieval.js';
 import { readSitemap } from './sitemap.js';
 import { ChunkVectors } from './vectors.js';
+import { KbTestSuites } from './test-suites.js';
 
 /** Knowledge bases: namespaces, contents, their indexing, and question answering over them. */
 export class KbService {
@@ -18,6 +19,8 @@ export class KbService {
   readonly qa: QaService;
   /** Learned phrasings and feedback (learning.ts). */
   readonly learning: LearningService;
+  /** Batch tests of a knowledge base and their runs (test-suites.ts). */
+  readonly tests: KbTestSuites;
   /** Chunk vectors (an embeddings endpoint or the local encoder); the bench loads the encoder before timing. */
   readonly vectors: ChunkVectors;
 
@@ -33,6 +36,7 @@ export class KbService {
     this.contents = new ContentService(db, eventLog, this.indexing, files, this.namespaces);
     this.learning = new LearningService(db, this.namespaces, vectors, this.retriever, logger);
     const answerer = config.llm.baseUrl ? new ChatAnswerer({ ...config.llm, baseUrl: config.llm.baseUrl }, config.outbound) : null;
+    this.tests = new KbTestSuites(db, this.namespaces, this.retriever, this.learning);
     this.qa = new QaService(this.namespaces, this.retriever, this.learning, answerer, logger);
   }
 

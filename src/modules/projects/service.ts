@@ -13,15 +13,24 @@ import { readProject } from './read.js';
 
 export type ProjectRecord = Project;
 
-const json = z.record(z.string(), z.unknown());
 const hexColor = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex color such as #2a6ac1');
 const httpUrl = z.string().url('must be a URL').refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+
+/** Settings are free-form, except the keys the platform reads (a bad value is refused, nothing stored). */
+const settingsInput = z.looseObject({
+  assistant: z
+    .looseObject({
+      // The top suggested tag applies itself at this confidence (src/modules/assistant/auto-tag.ts); null: off.
+      auto_tag_threshold: z.number('must be a number from 0 to 1, or null (off)').min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1').nullable().optional(),
+    }, 'must be an object')
+    .optional(),
+});
 
 const createInput = z.object({ name: z.string().trim().min(1, 'is required').max(200) });
 
 const updateInput = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-  settings: json.optional(),
+  settings: settingsInput.optional(),
   activeOperatingHours: z.boolean().optional(),
   operatingHours: z.unknown().optional(),
   retention_days: z.number().int('must be a whole number of days').min(0, 'must be 0 (keep forever) or more').max(36_500, 'must be at most 36500').optional(),

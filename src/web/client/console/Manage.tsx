@@ -32,6 +32,7 @@ import {
 import { CannedResponses } from './operations.js';
 import { KbAnswerStream, KbFeedback } from '../shared/kb.js';
 import { useProjectEvents } from './live.js';
+import { KbBatchTests, KbGapReport } from './KnowledgeLoop.js';
 import { adminSections, navigate, paths, sections as sectionSlugs, type Section } from './router.js';
 import { isAdmin, useProjectRole } from './role.js';
 import { useSession } from './session.js';
@@ -549,11 +550,13 @@ function KbSection({ projectId }: { projectId: string }) {
   return (
     <>
       <Failure error={error} />
+      <KbGapReport projectId={projectId} />
       {data?.kbNamespaces.map((kb) => (
         <section key={kb._id} className="card" aria-label={kb.name}>
           <h3>{kb.name}</h3>
           <KbContentsList projectId={projectId} namespace={kb._id} />
           <KbTestBox projectId={projectId} namespace={kb._id} settings={kb.preview_settings} />
+          <KbBatchTests projectId={projectId} namespace={kb._id} />
         </section>
       ))}
       <Form label="Create knowledge base" onSubmit={() => act(() => request(CreateKb, { project: projectId, name }, token).then(() => setName('')))}>

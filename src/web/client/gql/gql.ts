@@ -26,6 +26,13 @@ type Documents = {
     "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n": typeof types.ConsoleSuggestionsDocument,
     "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": typeof types.ConsoleSummaryDocument,
     "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": typeof types.ConsoleSummarizeDocument,
+    "\n  query ConsoleKbProposals($project: String!) {\n    kbProposals(project_id: $project, limit: 20) { _id question answer count examples namespace }\n  }\n": typeof types.ConsoleKbProposalsDocument,
+    "\n  mutation ConsoleAcceptKbProposal($project: String!, $id: String!, $question: String, $answer: String) {\n    acceptKbProposal(project_id: $project, proposal_id: $id, question: $question, answer: $answer) { _id status content_id }\n  }\n": typeof types.ConsoleAcceptKbProposalDocument,
+    "\n  mutation ConsoleUpdateKbProposal($project: String!, $id: String!, $question: String, $answer: String) {\n    updateKbProposal(project_id: $project, proposal_id: $id, question: $question, answer: $answer) { _id question answer }\n  }\n": typeof types.ConsoleUpdateKbProposalDocument,
+    "\n  mutation ConsoleDismissKbProposal($project: String!, $id: String!) {\n    dismissKbProposal(project_id: $project, proposal_id: $id) { _id status }\n  }\n": typeof types.ConsoleDismissKbProposalDocument,
+    "\n  query ConsoleKbTests($project: String!, $namespace: String) {\n    kbTests(project_id: $project, namespace: $namespace) {\n      namespace\n      tests { id question expected }\n      last_run { id trigger total passed pass_rate createdAt failures { question expected found { id name } } }\n    }\n  }\n": typeof types.ConsoleKbTestsDocument,
+    "\n  mutation ConsoleSaveKbTests($project: String!, $namespace: String, $tests: JSON) {\n    saveKbTests(project_id: $project, namespace: $namespace, tests: $tests) { namespace }\n  }\n": typeof types.ConsoleSaveKbTestsDocument,
+    "\n  mutation ConsoleRunKbTests($project: String!, $namespace: String) {\n    runKbTests(project_id: $project, namespace: $namespace) { id }\n  }\n": typeof types.ConsoleRunKbTestsDocument,
     "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n  }\n": typeof types.ManageTeamDocument,
     "\n  query ManageInvitations($project: String!) {\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": typeof types.ManageInvitationsDocument,
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": typeof types.ManageInviteDocument,
@@ -128,6 +135,13 @@ const documents: Documents = {
     "\n  query ConsoleSuggestions($project: String!, $request: String!) {\n    requestSuggestions(project_id: $project, request_id: $request) {\n      question language sentiment\n      replies { text source ref score }\n      tags { tag score }\n    }\n  }\n": types.ConsoleSuggestionsDocument,
     "\n  query ConsoleSummary($project: String!, $request: String!) {\n    requestSummary(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": types.ConsoleSummaryDocument,
     "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n": types.ConsoleSummarizeDocument,
+    "\n  query ConsoleKbProposals($project: String!) {\n    kbProposals(project_id: $project, limit: 20) { _id question answer count examples namespace }\n  }\n": types.ConsoleKbProposalsDocument,
+    "\n  mutation ConsoleAcceptKbProposal($project: String!, $id: String!, $question: String, $answer: String) {\n    acceptKbProposal(project_id: $project, proposal_id: $id, question: $question, answer: $answer) { _id status content_id }\n  }\n": types.ConsoleAcceptKbProposalDocument,
+    "\n  mutation ConsoleUpdateKbProposal($project: String!, $id: String!, $question: String, $answer: String) {\n    updateKbProposal(project_id: $project, proposal_id: $id, question: $question, answer: $answer) { _id question answer }\n  }\n": types.ConsoleUpdateKbProposalDocument,
+    "\n  mutation ConsoleDismissKbProposal($project: String!, $id: String!) {\n    dismissKbProposal(project_id: $project, proposal_id: $id) { _id status }\n  }\n": types.ConsoleDismissKbProposalDocument,
+    "\n  query ConsoleKbTests($project: String!, $namespace: String) {\n    kbTests(project_id: $project, namespace: $namespace) {\n      namespace\n      tests { id question expected }\n      last_run { id trigger total passed pass_rate createdAt failures { question expected found { id name } } }\n    }\n  }\n": types.ConsoleKbTestsDocument,
+    "\n  mutation ConsoleSaveKbTests($project: String!, $namespace: String, $tests: JSON) {\n    saveKbTests(project_id: $project, namespace: $namespace, tests: $tests) { namespace }\n  }\n": types.ConsoleSaveKbTestsDocument,
+    "\n  mutation ConsoleRunKbTests($project: String!, $namespace: String) {\n    runKbTests(project_id: $project, namespace: $namespace) { id }\n  }\n": types.ConsoleRunKbTestsDocument,
     "\n  query ManageTeam($project: String!) {\n    teammates(project_id: $project) { _id role user_available id_user { _id fullName email } }\n  }\n": types.ManageTeamDocument,
     "\n  query ManageInvitations($project: String!) {\n    invitations(project_id: $project) { _id email role createdAt }\n  }\n": types.ManageInvitationsDocument,
     "\n  mutation ManageInvite($project: String!, $email: String!, $role: String!) {\n    inviteTeammate(project_id: $project, email: $email, role: $role) { success pending }\n  }\n": types.ManageInviteDocument,
@@ -263,6 +277,34 @@ export function graphql(source: "\n  query ConsoleSummary($project: String!, $re
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleSummarize($project: String!, $request: String!) {\n    summarizeRequest(project_id: $project, request_id: $request) { summary method by createdAt }\n  }\n"): typeof import('./graphql.js').ConsoleSummarizeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleKbProposals($project: String!) {\n    kbProposals(project_id: $project, limit: 20) { _id question answer count examples namespace }\n  }\n"): typeof import('./graphql.js').ConsoleKbProposalsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAcceptKbProposal($project: String!, $id: String!, $question: String, $answer: String) {\n    acceptKbProposal(project_id: $project, proposal_id: $id, question: $question, answer: $answer) { _id status content_id }\n  }\n"): typeof import('./graphql.js').ConsoleAcceptKbProposalDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateKbProposal($project: String!, $id: String!, $question: String, $answer: String) {\n    updateKbProposal(project_id: $project, proposal_id: $id, question: $question, answer: $answer) { _id question answer }\n  }\n"): typeof import('./graphql.js').ConsoleUpdateKbProposalDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDismissKbProposal($project: String!, $id: String!) {\n    dismissKbProposal(project_id: $project, proposal_id: $id) { _id status }\n  }\n"): typeof import('./graphql.js').ConsoleDismissKbProposalDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleKbTests($project: String!, $namespace: String) {\n    kbTests(project_id: $project, namespace: $namespace) {\n      namespace\n      tests { id question expected }\n      last_run { id trigger total passed pass_rate createdAt failures { question expected found { id name } } }\n    }\n  }\n"): typeof import('./graphql.js').ConsoleKbTestsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSaveKbTests($project: String!, $namespace: String, $tests: JSON) {\n    saveKbTests(project_id: $project, namespace: $namespace, tests: $tests) { namespace }\n  }\n"): typeof import('./graphql.js').ConsoleSaveKbTestsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRunKbTests($project: String!, $namespace: String) {\n    runKbTests(project_id: $project, namespace: $namespace) { id }\n  }\n"): typeof import('./graphql.js').ConsoleRunKbTestsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

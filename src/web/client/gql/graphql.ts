@@ -110,6 +110,66 @@ export type ConsoleSummarizeMutationVariables = Exact<{
 
 export type ConsoleSummarizeMutation = { summarizeRequest: { summary: string, method: string, by: string | null, createdAt: string } };
 
+export type ConsoleKbProposalsQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleKbProposalsQuery = { kbProposals: Array<{ _id: string, question: string, answer: string, count: number, examples: Array<string>, namespace: string }> | null };
+
+export type ConsoleAcceptKbProposalMutationVariables = Exact<{
+  project: string;
+  id: string;
+  question?: string | null | undefined;
+  answer?: string | null | undefined;
+}>;
+
+
+export type ConsoleAcceptKbProposalMutation = { acceptKbProposal: { _id: string, status: string, content_id: string | null } };
+
+export type ConsoleUpdateKbProposalMutationVariables = Exact<{
+  project: string;
+  id: string;
+  question?: string | null | undefined;
+  answer?: string | null | undefined;
+}>;
+
+
+export type ConsoleUpdateKbProposalMutation = { updateKbProposal: { _id: string, question: string, answer: string } };
+
+export type ConsoleDismissKbProposalMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ConsoleDismissKbProposalMutation = { dismissKbProposal: { _id: string, status: string } };
+
+export type ConsoleKbTestsQueryVariables = Exact<{
+  project: string;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type ConsoleKbTestsQuery = { kbTests: { namespace: string, tests: Array<{ id: string, question: string, expected: string }>, last_run: { id: string, trigger: string, total: number, passed: number, pass_rate: number, createdAt: string, failures: Array<{ question: string, expected: string, found: { id: string, name: string } | null }> } | null } | null };
+
+export type ConsoleSaveKbTestsMutationVariables = Exact<{
+  project: string;
+  namespace?: string | null | undefined;
+  tests?: any;
+}>;
+
+
+export type ConsoleSaveKbTestsMutation = { saveKbTests: { namespace: string } };
+
+export type ConsoleRunKbTestsMutationVariables = Exact<{
+  project: string;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type ConsoleRunKbTestsMutation = { runKbTests: { id: string } };
+
 export type ManageTeamQueryVariables = Exact<{
   project: string;
 }>;
@@ -1066,6 +1126,96 @@ export const ConsoleSummarizeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSummarizeMutation, ConsoleSummarizeMutationVariables>;
+export const ConsoleKbProposalsDocument = new TypedDocumentString(`
+    query ConsoleKbProposals($project: String!) {
+  kbProposals(project_id: $project, limit: 20) {
+    _id
+    question
+    answer
+    count
+    examples
+    namespace
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKbProposalsQuery, ConsoleKbProposalsQueryVariables>;
+export const ConsoleAcceptKbProposalDocument = new TypedDocumentString(`
+    mutation ConsoleAcceptKbProposal($project: String!, $id: String!, $question: String, $answer: String) {
+  acceptKbProposal(
+    project_id: $project
+    proposal_id: $id
+    question: $question
+    answer: $answer
+  ) {
+    _id
+    status
+    content_id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAcceptKbProposalMutation, ConsoleAcceptKbProposalMutationVariables>;
+export const ConsoleUpdateKbProposalDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateKbProposal($project: String!, $id: String!, $question: String, $answer: String) {
+  updateKbProposal(
+    project_id: $project
+    proposal_id: $id
+    question: $question
+    answer: $answer
+  ) {
+    _id
+    question
+    answer
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateKbProposalMutation, ConsoleUpdateKbProposalMutationVariables>;
+export const ConsoleDismissKbProposalDocument = new TypedDocumentString(`
+    mutation ConsoleDismissKbProposal($project: String!, $id: String!) {
+  dismissKbProposal(project_id: $project, proposal_id: $id) {
+    _id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDismissKbProposalMutation, ConsoleDismissKbProposalMutationVariables>;
+export const ConsoleKbTestsDocument = new TypedDocumentString(`
+    query ConsoleKbTests($project: String!, $namespace: String) {
+  kbTests(project_id: $project, namespace: $namespace) {
+    namespace
+    tests {
+      id
+      question
+      expected
+    }
+    last_run {
+      id
+      trigger
+      total
+      passed
+      pass_rate
+      createdAt
+      failures {
+        question
+        expected
+        found {
+          id
+          name
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKbTestsQuery, ConsoleKbTestsQueryVariables>;
+export const ConsoleSaveKbTestsDocument = new TypedDocumentString(`
+    mutation ConsoleSaveKbTests($project: String!, $namespace: String, $tests: JSON) {
+  saveKbTests(project_id: $project, namespace: $namespace, tests: $tests) {
+    namespace
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSaveKbTestsMutation, ConsoleSaveKbTestsMutationVariables>;
+export const ConsoleRunKbTestsDocument = new TypedDocumentString(`
+    mutation ConsoleRunKbTests($project: String!, $namespace: String) {
+  runKbTests(project_id: $project, namespace: $namespace) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRunKbTestsMutation, ConsoleRunKbTestsMutationVariables>;
 export const ManageTeamDocument = new TypedDocumentString(`
     query ManageTeam($project: String!) {
   teammates(project_id: $project) {

@@ -1,0 +1,49 @@
+import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
+import type { LoggedEvent } from '../../infra/event-log.js';
+import type { Logger } from '../../infra/logger.js';
+import { eventPayload } from '../../events.js';
+import type { HistoryLearner } from './learner.js';
+import type { Gap, ProposalService } from './proposals.js';
+import type { AssistantService } from './service.js';
+
+// The knowledge loop's listener: each conversation that closes with a visitor's question an agent
+// answered (the example the history learns, learner.ts) is a gap when the project's knowledge base
+// does not answer that question (its retrieval, with what agents taught it, passes none of the
+// abstention floors of /kb/qa: the bot abstained, or would have). Gaps are filed as proposals
+// (proposals.ts) in the transaction that moves this consumer's cursor, project by project.
+
+export class KnowledgeGaps implements EventConsumer {
+  readonly name = 'assistant-gaps';
+
+  constructor(
+    private examples: HistoryLearner,
+    private assistant: AssistantService,
+    private proposals: ProposalService,
+    private logger: Logger,
+  ) {}
+
+  wants(event: LoggedEvent) {
+    return event.name === 'request.close';
+  }
+
+  async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
+    const gaps: Gap[] = [];
+    const closed = events.map((e) => eventPayload(e as LoggedEvent & { name: 'request.close' })?.request_id).filter((id): id is string => !!id);
+    for (const requestId of new Set(closed)) {
+      try {
+        const example = await this.examples.exampleOf(projectId, requestId);
+        if (!example) continue;
+        const kb = await this.assistant.knowledgeBaseAnswer(projectId, example.question);
+        if (!kb.answered) gaps.push({ request_id: requestId, namespace: kb.namespace, question: example.question, answer: example.answer });
+      } catch (error) {
+        this.logger.warn({ err: error, projectId, requestId }, 'assistant: a closed conversation could not be read for knowledge gaps');
+      }
+    }
+    if (!gaps.length) return;
+    return {
+      write: async (tx) => {
+        for (const gap of gaps) await this.proposals.file(tx, projectId, gap);
+      },
+    };
+  }
+}
