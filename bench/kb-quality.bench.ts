@@ -13,8 +13,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../src/server.js';
-import type { RetrievedChunk } from '../src/modules/kb/passage.js';
-import type { RetrievalMode } from '../src/modules/kb/retrieval.js';
+import type { RetrievedChunk } from '../src/modules/kb/retrieval/passage.js';
+import type { RetrievalMode } from '../src/modules/kb/retrieval/retrieval.js';
 import { benchConfig } from './environment.js';
 import { json, printTable } from './lib.js';
 
@@ -129,7 +129,7 @@ class Scores {
 }
 
 // The retrieval before BM25 fields (for comparison): ts_rank of each word times its idf, over the
-// English tsvector of the text alone, as src/modules/kb/retrieval.ts ranked until then.
+// English tsvector of the text alone, as src/modules/kb/retrieval/retrieval.ts ranked until then.
 const previousSql = `
   WITH terms AS MATERIALIZED (
     SELECT t.lexeme, to_tsquery('simple', quote_literal(t.lexeme)) AS tq

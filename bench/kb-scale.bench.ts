@@ -14,7 +14,7 @@
 // words in few), and each question is 4 to 7 words of one chunk, a third of them common words.
 import { randomUUID } from 'node:crypto';
 import { startServer, type RunningServer } from '../src/server.js';
-import { stemText } from '../src/modules/kb/stems.js';
+import { stemText } from '../src/modules/kb/retrieval/stems.js';
 import { benchConfig, productionConfig } from './environment.js';
 import { json, printTable } from './lib.js';
 

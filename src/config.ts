@@ -114,7 +114,7 @@ const envSchema = z.object({
   KB_EXTRACT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   KB_SITEMAP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   KB_SITEMAP_MAX_DOCUMENTS: z.coerce.number().int().positive().default(50),
-  // The knowledge bases' local sentence encoder (src/modules/kb/encoder.ts); default: on in embedded mode, outside tests.
+  // The knowledge bases' local sentence encoder (src/modules/kb/indexing/encoder.ts); default: on in embedded mode, outside tests.
   KB_ENCODER: z.enum(['local', 'off']).optional(),
   // How chunks are ranked when vectors exist, and when a question is abstained from (qa.ts).
   KB_RANKING: z.enum(['lexical', 'fusion', 'rrf']).default('fusion'),

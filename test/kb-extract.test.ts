@@ -14,7 +14,7 @@ describe('PDF extraction and the built-ins', () => {
   });
 
   it('reads a PDF and leaves those built-ins native afterwards', async () => {
-    const { pdfText } = await import('../src/modules/kb/document-readers.js');
+    const { pdfText } = await import('../src/modules/kb/reading/document-readers.js');
     expect((await pdfText(makePdf(['The built-ins stay native.']), { maxBytes: 1 << 20, maxEntries: 10 })).text).toContain('The built-ins stay native.');
     expect(current()).toEqual(natives);
     const list: number[] = [];

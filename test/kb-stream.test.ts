@@ -5,7 +5,7 @@ import { eventually, newRequestId, send } from './helpers/conversations.js';
 import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.js';
 import { waitForStatus } from './helpers/kb-fixtures.js';
 import { connect, subscribe } from './helpers/realtime.js';
-import { publishDraft } from '../src/modules/kb/answer-drafts.js';
+import { publishDraft } from '../src/modules/kb/answering/answer-drafts.js';
 
 // Answers as they are written: the kbAnswerStream subscription (the console's test box) and a
 // bot's answer drafts (kbAnswerDrafts, the widget), against a local OpenAI-compatible server that

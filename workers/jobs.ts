@@ -1,5 +1,5 @@
 import type { JobQueue, JobType } from '../src/infra/job-queue.js';
-import { indexJob } from '../src/modules/kb/indexing.js';
+import { indexJob } from '../src/modules/kb/indexing/indexing.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from '../src/modules/webhooks/delivery.js';
 import type { Services } from '../src/services.js';
 import { externalAttempts, externalBotJob } from '../src/modules/bots/jobs.js';

@@ -30,7 +30,7 @@ import { routes as fileRoutes } from '../modules/files/schema.js';
 import { routes as searchRoutes } from '../modules/search/schema.js';
 import { routes as assistantRoutes } from '../modules/assistant/schema.js';
 import { routes as proposalRoutes } from '../modules/assistant/proposals-schema.js';
-import { routes as kbTestRoutes } from '../modules/kb/test-suites-schema.js';
+import { routes as kbTestRoutes } from '../modules/kb/learning/test-suites-schema.js';
 import { routes as auditRoutes } from '../modules/audit/schema.js';
 import { reportRoutes } from '../modules/reports/routes.js';
 import { routes as slaRoutes } from '../modules/sla/schema.js';

@@ -3,7 +3,7 @@
 // `npm start` uses (kb-extract-flags.test.ts).
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { DocumentExtractor } from '../../src/modules/kb/extraction-pool.js';
+import { DocumentExtractor } from '../../src/modules/kb/reading/extraction-pool.js';
 import { docxBomb } from './kb-fixtures.js';
 
 const { kb } = loadConfig({ KB_EXTRACT_MAX_MEMORY_MB: '128', JWT_SECRET: 'x'.repeat(40) });

@@ -1,5 +1,5 @@
 import type { Logger } from '../../infra/logger.js';
-import { ModelEndpointError, type ChatAnswerer, type ModelSettings, type Passage, type Turn } from '../kb/answer.js';
+import { ModelEndpointError, type ChatAnswerer, type ModelSettings, type Passage, type Turn } from '../kb/answering/answer.js';
 import type { SuggestedReply } from './reply.js';
 
 // A reply drafted by the configured chat model (the knowledge base's LangChain chain: initChatModel

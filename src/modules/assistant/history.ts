@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../infra/database.js';
-import { stopWords } from '../kb/passage.js';
-import { stems } from '../kb/stems.js';
+import { stopWords } from '../kb/retrieval/passage.js';
+import { stems } from '../kb/retrieval/stems.js';
 
 // The project's own history: what its agents answered to what visitors asked, in conversations
 // that closed. An example is found again by its stems (a GIN index over `terms`), weighted by how

@@ -4,7 +4,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Logger } from '../../infra/logger.js';
 import type { AssistantSummary, Request } from '../../generated/prisma/client.js';
-import { ModelEndpointError, type ChatAnswerer } from '../kb/answer.js';
+import { ModelEndpointError, type ChatAnswerer } from '../kb/answering/answer.js';
 import type { KbService } from '../kb/service.js';
 import { requestTimeline } from '../requests/timeline.js';
 import type { RequestService } from '../requests/service.js';

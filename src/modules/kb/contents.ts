@@ -9,8 +9,8 @@ import { listingInput, pageOf } from '../../listing.js';
 import type { KbContent } from '../../generated/prisma/client.js';
 import type { KnowledgeBaseService } from './namespaces.js';
 import { faqParts } from './faq.js';
-import { contentStatus, kbEvents, statusEvent, statusValues } from './status.js';
-import type { IndexingService } from './indexing.js';
+import { contentStatus, kbEvents, statusEvent, statusValues } from './indexing/status.js';
+import type { IndexingService } from './indexing/indexing.js';
 
 export type ContentRecord = KbContent;
 

@@ -5,8 +5,8 @@ import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { Logger } from '../../infra/logger.js';
 import type { KnowledgeBase } from '../../generated/prisma/client.js';
-import { defaultPreviewSettings, effectiveSettings, previewSettingsPatch, type PreviewSettings } from './settings.js';
-import { kbEvents, lockProject } from './status.js';
+import { defaultPreviewSettings, effectiveSettings, previewSettingsPatch, type PreviewSettings } from './answering/settings.js';
+import { kbEvents, lockProject } from './indexing/status.js';
 
 export type KnowledgeBaseRecord = KnowledgeBase;
 

@@ -6,15 +6,15 @@ import type { LoggedEvent } from '../../infra/event-log.js';
 import { projectEvents } from '../../realtime/event-stream.js';
 import type { ContentRecord, UpsertOutcome } from './contents.js';
 import type { DeleteOutcome, KnowledgeBaseRecord } from './namespaces.js';
-import type { FeedbackOutcome, PhrasingRecord } from './learning.js';
-import type { QaPiece, QaResult } from './qa.js';
-import { draftStream, type AnswerDraft } from './answer-drafts.js';
+import type { FeedbackOutcome, PhrasingRecord } from './learning/learning.js';
+import type { QaPiece, QaResult } from './answering/qa.js';
+import { draftStream, type AnswerDraft } from './answering/answer-drafts.js';
 import { memberOf } from '../requests/actor.js';
-import { uploadKbContent } from './upload.js';
+import { uploadKbContent } from './reading/upload.js';
 import type { KbFeedback as KbFeedbackRecord } from '../../generated/prisma/client.js';
-import type { PreviewSettings } from './settings.js';
-import type { SitemapResult } from './sitemap.js';
-import { contentStatus } from './status.js';
+import type { PreviewSettings } from './answering/settings.js';
+import type { SitemapResult } from './reading/sitemap.js';
+import { contentStatus } from './indexing/status.js';
 
 const actorId = async (ctx: Context) => (await ctx.principal())!.userId;
 

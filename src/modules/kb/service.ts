@@ -1,14 +1,14 @@
 import type { Infrastructure } from '../../infra/index.js';
-import { ChatAnswerer } from './answer.js';
+import { ChatAnswerer } from './answering/answer.js';
 import { ContentService } from './contents.js';
-import { IndexingService } from './indexing.js';
-import { LearningService } from './learning.js';
+import { IndexingService } from './indexing/indexing.js';
+import { LearningService } from './learning/learning.js';
 import { KnowledgeBaseService } from './namespaces.js';
-import { QaService } from './qa.js';
-import { Retriever } from './retrieval.js';
-import { readSitemap } from './sitemap.js';
-import { ChunkVectors } from './vectors.js';
-import { KbTestSuites } from './test-suites.js';
+import { QaService } from './answering/qa.js';
+import { Retriever } from './retrieval/retrieval.js';
+import { readSitemap } from './reading/sitemap.js';
+import { ChunkVectors } from './indexing/vectors.js';
+import { KbTestSuites } from './learning/test-suites.js';
 
 /** Knowledge bases: namespaces, contents, their indexing, and question answering over them. */
 export class KbService {

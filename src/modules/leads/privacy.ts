@@ -3,7 +3,7 @@ import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { Logger } from '../../infra/logger.js';
 import { notFound } from '../../errors.js';
-import { questionKey } from '../kb/learning.js';
+import { questionKey } from '../kb/learning/learning.js';
 
 // A lead's privacy requests. Erasure removes the lead, their conversations with every message,
 // the files attached to those conversations or uploaded by their visitor accounts, and what the

@@ -8,7 +8,7 @@ import type { Infrastructure } from '../../../infra/index.js';
 import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
 import type { Logger } from '../../../infra/logger.js';
 import type { RecordRenderer } from '../../webhooks/render.js';
-import type { QaService } from '../../kb/qa.js';
+import type { QaService } from '../../kb/answering/qa.js';
 import { isHidden, type MessageService } from '../../messages/service.js';
 import type { Actor } from '../../requests/actor.js';
 import type { RequestService } from '../../requests/service.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Bot } from '../../../generated/prisma/client.js';
 import type { EventBus } from '../../../infra/event-bus.js';
 import type { Logger } from '../../../infra/logger.js';
-import { publishDraft } from '../../kb/answer-drafts.js';
-import type { QaResult, QaService } from '../../kb/qa.js';
+import { publishDraft } from '../../kb/answering/answer-drafts.js';
+import type { QaResult, QaService } from '../../kb/answering/qa.js';
 import { botSender } from '../../auth/bot-identity.js';
 import type { KnowledgeAnswer } from './dialog.js';
 

@@ -316,7 +316,7 @@ function BotsSection({ projectId }: { projectId: string }) {
   );
 }
 
-// The spec's content states (src/modules/kb/status.ts).
+// The spec's content states (src/modules/kb/indexing/status.ts).
 const kbStatus = (status: number) => ({ [-1]: 'not queued', 100: 'queued', 200: 'indexing', 300: 'indexed', 400: 'failed' })[status] ?? `status ${status}`;
 
 const contentKinds = [

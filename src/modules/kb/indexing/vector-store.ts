@@ -1,9 +1,9 @@
 import type { DocumentInterface } from '@langchain/core/documents';
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { VectorStore } from '@langchain/core/vectorstores';
-import type { Tx } from '../../infra/database.js';
-import { chunkDocuments, type ChunkMetadata } from './documents.js';
-import type { Retriever } from './retrieval.js';
+import type { Tx } from '../../../infra/database.js';
+import { chunkDocuments, type ChunkMetadata } from '../reading/documents.js';
+import type { Retriever } from '../retrieval/retrieval.js';
 import type { ChunkVectors } from './vectors.js';
 
 // Our chunk vectors as a LangChain VectorStore: pgvector where the database has it, float32 bytes

@@ -2,7 +2,7 @@ import mammoth from 'mammoth';
 import { ExtractionError } from './extraction-error.js';
 import { InflateBudget } from './inflate.js';
 import { checkPdfStreams } from './pdf-streams.js';
-import { normalizeText } from './text.js';
+import { normalizeText } from '../text.js';
 import { ZipArchive, type ArchiveLimits } from './zip.js';
 
 // The text of PDF and Word documents, read within the limits on what they decompress to. The

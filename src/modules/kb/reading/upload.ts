@@ -1,7 +1,7 @@
-import { minRole } from '../../graphql/scopes.js';
-import { badInput } from '../../errors.js';
-import { partTooLarge, readForm } from '../../http/multipart-form.js';
-import type { HandRoute } from '../../rest/hand-route.js';
+import { minRole } from '../../../graphql/scopes.js';
+import { badInput } from '../../../errors.js';
+import { partTooLarge, readForm } from '../../../http/multipart-form.js';
+import type { HandRoute } from '../../../rest/hand-route.js';
 
 // POST /v3/:project_id/kb with multipart/form-data: a PDF or DOCX file (part `file`) as a content.
 // SOFA cannot take files, so this route is written by hand, on the same method and path as the

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { parseInput } from '../../errors.js';
-import type { Logger } from '../../infra/logger.js';
+import { parseInput } from '../../../errors.js';
+import type { Logger } from '../../../infra/logger.js';
 import { ModelEndpointError, promptMessages, type ChatAnswerer, type ModelAnswer, type ModelSettings, type Turn } from './answer.js';
-import { chunkOf } from './documents.js';
-import { hybridRetriever } from './hybrid-retriever.js';
-import type { LearningService } from './learning.js';
+import { chunkOf } from '../reading/documents.js';
+import { hybridRetriever } from '../retrieval/hybrid-retriever.js';
+import type { LearningService } from '../learning/learning.js';
 import { extractiveAnswer, leadAnswer } from './extractive.js';
-import type { KnowledgeBaseService } from './namespaces.js';
-import type { RetrievedChunk } from './passage.js';
-import type { Retriever } from './retrieval.js';
+import type { KnowledgeBaseService } from '../namespaces.js';
+import type { RetrievedChunk } from '../retrieval/passage.js';
+import type { Retriever } from '../retrieval/retrieval.js';
 import { settingRanges } from './settings.js';
 import { estimateTokens } from './tokens.js';
 

@@ -1,7 +1,7 @@
-import { builder, type RestRoutes } from '../../graphql/record.js';
-import { minRole } from '../../graphql/scopes.js';
-import { definedArgs } from '../../graphql/args.js';
-import type { Context } from '../../context.js';
+import { builder, type RestRoutes } from '../../../graphql/record.js';
+import { minRole } from '../../../graphql/scopes.js';
+import { definedArgs } from '../../../graphql/args.js';
+import type { Context } from '../../../context.js';
 import type { TestFailure, TestRunView, TestSuiteView } from './test-suites.js';
 
 // A knowledge base's batch tests (test-suites.ts): the admins who write its contents keep them.

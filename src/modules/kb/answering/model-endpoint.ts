@@ -1,5 +1,5 @@
-import { OutboundTimeoutError, safeFetch, type OutboundPolicy } from '../../infra/outbound.js';
-import { decodeBody } from './fetch.js';
+import { OutboundTimeoutError, safeFetch, type OutboundPolicy } from '../../../infra/outbound.js';
+import { decodeBody } from '../reading/fetch.js';
 
 // Model and embeddings endpoints are chosen by the operator (often a local server), so their host
 // is exempt from the private-address check; every other target keeps the usual outbound policy.

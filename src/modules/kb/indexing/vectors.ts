@@ -1,8 +1,8 @@
-import type { Config } from '../../config.js';
-import type { Db, Tx } from '../../infra/database.js';
-import type { Logger } from '../../infra/logger.js';
+import type { Config } from '../../../config.js';
+import type { Db, Tx } from '../../../infra/database.js';
+import type { Logger } from '../../../infra/logger.js';
 import { LocalEncoder } from './encoder.js';
-import { endpointFetch, describeEndpointError } from './model-endpoint.js';
+import { endpointFetch, describeEndpointError } from '../answering/model-endpoint.js';
 import { VectorIndex } from './vector-index.js';
 
 // Chunk vectors: from the configured embeddings endpoint, else from the local sentence encoder

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
-import { badInput, parseInput } from '../../errors.js';
+import { badInput, parseInput } from '../../../errors.js';
 import { bodyText, fetchDocument, FetchFailure, type FetchLimits } from './fetch.js';
 import { inflate, InflateBudget, InflateLimitError } from './inflate.js';
 

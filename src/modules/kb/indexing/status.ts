@@ -1,4 +1,4 @@
-import type { Tx } from '../../infra/database.js';
+import type { Tx } from '../../../infra/database.js';
 
 // Content indexing states, with the spec's exact numbers.
 export const contentStatus = {

@@ -1,5 +1,5 @@
 import type { Document } from '@langchain/core/documents';
-import type { RetrievedChunk } from './passage.js';
+import type { RetrievedChunk } from '../retrieval/passage.js';
 
 // Knowledge-base text travels as LangChain Documents: a loader's Document carries its content's
 // identity (contentId, namespace, type, source, title), the splitter copies it to every chunk (and

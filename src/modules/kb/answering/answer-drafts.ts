@@ -1,5 +1,5 @@
 import { Repeater } from 'graphql-yoga';
-import type { EventBus } from '../../infra/event-bus.js';
+import type { EventBus } from '../../../infra/event-bus.js';
 
 // A bot's knowledge answer as it is written, for the widget: each piece goes over the bus (never
 // stored, like typing indicators) on the request's channel; the bot's message is posted, as every

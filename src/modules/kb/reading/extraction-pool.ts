@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { Logger } from '../../infra/logger.js';
+import type { Logger } from '../../../infra/logger.js';
 import type { DocumentReader, ExtractedText, IsolatedDocument } from './extract.js';
 import { ExtractionError } from './extraction-error.js';
 import type { ArchiveLimits } from './zip.js';

@@ -1,4 +1,4 @@
-import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundPolicy } from '../../infra/outbound.js';
+import { OutboundRefusedError, OutboundTimeoutError, safeFetch, type OutboundPolicy } from '../../../infra/outbound.js';
 import { inflate, InflateBudget, InflateLimitError, type Compression } from './inflate.js';
 
 // Documents fetched for indexing and sitemaps: every hop of a redirect chain goes through the

@@ -1,5 +1,5 @@
-import { faqParts } from './faq.js';
-import { stopWords, type RetrievedChunk } from './passage.js';
+import { faqParts } from '../faq.js';
+import { stopWords, type RetrievedChunk } from '../retrieval/passage.js';
 
 // Answers without a language model: the sentences of the retrieved chunks that share the most
 // words with the question, quoted as they are. Nothing is made up: no match, no answer.

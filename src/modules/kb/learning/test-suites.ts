@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { parseInput } from '../../errors.js';
-import type { Db } from '../../infra/database.js';
-import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
-import type { LoggedEvent } from '../../infra/event-log.js';
-import type { Logger } from '../../infra/logger.js';
-import type { KbTestRun } from '../../generated/prisma/client.js';
+import { parseInput } from '../../../errors.js';
+import type { Db } from '../../../infra/database.js';
+import type { EventConsumer, EventWork } from '../../../infra/event-consumers.js';
+import type { LoggedEvent } from '../../../infra/event-log.js';
+import type { Logger } from '../../../infra/logger.js';
+import type { KbTestRun } from '../../../generated/prisma/client.js';
 import type { LearningService } from './learning.js';
-import type { KnowledgeBaseService } from './namespaces.js';
-import type { Retriever } from './retrieval.js';
-import { kbEvents } from './status.js';
+import type { KnowledgeBaseService } from '../namespaces.js';
+import type { Retriever } from '../retrieval/retrieval.js';
+import { kbEvents } from '../indexing/status.js';
 
 // Batch tests of a knowledge base: questions, each with the content it should find (its id or its
 // name). A run asks every question as /kb/qa retrieves (the same retriever, what agents taught it,

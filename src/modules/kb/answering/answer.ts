@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { Config } from '../../config.js';
-import type { OutboundPolicy } from '../../infra/outbound.js';
+import type { Config } from '../../../config.js';
+import type { OutboundPolicy } from '../../../infra/outbound.js';
 import { describeEndpointError, endpointFetch } from './model-endpoint.js';
 
 // Answers written by a language model (any LangChain chat model; by default an OpenAI-compatible

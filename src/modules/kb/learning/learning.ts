@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { badInput, notFound, parseInput } from '../../errors.js';
-import type { Db } from '../../infra/database.js';
-import type { Logger } from '../../infra/logger.js';
-import type { KbFeedback, KbPhrasing } from '../../generated/prisma/client.js';
-import type { KnowledgeBaseService } from './namespaces.js';
-import type { RetrievedChunk } from './passage.js';
-import { stemText } from './stems.js';
-import type { Retriever } from './retrieval.js';
-import { kbVectorStore } from './vector-store.js';
-import type { ChunkVectors } from './vectors.js';
+import { badInput, notFound, parseInput } from '../../../errors.js';
+import type { Db } from '../../../infra/database.js';
+import type { Logger } from '../../../infra/logger.js';
+import type { KbFeedback, KbPhrasing } from '../../../generated/prisma/client.js';
+import type { KnowledgeBaseService } from '../namespaces.js';
+import type { RetrievedChunk } from '../retrieval/passage.js';
+import { stemText } from '../retrieval/stems.js';
+import type { Retriever } from '../retrieval/retrieval.js';
+import { kbVectorStore } from '../indexing/vector-store.js';
+import type { ChunkVectors } from '../indexing/vectors.js';
 
 // Knowledge bases learn from what agents resolve. An agent's `helpful: true` makes the visitor's
 // question a learned phrasing of the content: a chunk of its own (heading: the phrasing, no text,

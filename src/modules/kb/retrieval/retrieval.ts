@@ -1,8 +1,8 @@
-import type { Db } from '../../infra/database.js';
-import type { Logger } from '../../infra/logger.js';
+import type { Db } from '../../../infra/database.js';
+import type { Logger } from '../../../infra/logger.js';
 import { stopWords, type RetrievedChunk } from './passage.js';
 import { contentStems, stemText } from './stems.js';
-import type { ChunkVectors } from './vectors.js';
+import type { ChunkVectors } from '../indexing/vectors.js';
 
 // Retrieval of a namespace's chunks for a question. Lexical: BM25 over the light stems (stems.ts)
 // of two fields, the chunk's text and the question of an faq content. Dense, when vectors exist

@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
 import { ExtractionError } from './extraction-error.js';
-import { normalizeText } from './text.js';
+import { normalizeText } from '../text.js';
 
 // Readable text out of fetched or uploaded documents. HTML is read here, PDF and Word documents
 // by document-readers.ts; the server runs all three in child processes (extraction-pool.ts).

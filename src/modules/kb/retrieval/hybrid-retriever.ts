@@ -1,6 +1,6 @@
 import type { BaseRetriever } from '@langchain/core/retrievers';
 import type { Document } from '@langchain/core/documents';
-import { chunkDocuments, type ChunkMetadata } from './documents.js';
+import { chunkDocuments, type ChunkMetadata } from '../reading/documents.js';
 import type { Retriever, RetrievalMode } from './retrieval.js';
 
 // Our lexical + dense fusion (retrieval.ts) as a LangChain retriever: question answering asks it
