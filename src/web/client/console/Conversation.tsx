@@ -298,6 +298,12 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
               <span className="sender">
                 {m.senderFullname || m.sender}
                 {hidden ? ' (hidden from the visitor)' : ''}
+                {m.attributes?.scheduled_message_id ? (
+                  <span className="sent-as-scheduled" data-testid="sent-as-scheduled">
+                    {' '}
+                    · sent as scheduled
+                  </span>
+                ) : null}
               </span>
               {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? <Attachment message={m} token={token} prefix="" /> : m.text && <span className="text">{m.text}</span>}
               {kbMarkOf(m.attributes)?.id && kbMarkOf(m.attributes)?.question && !taught[m._id] && (
