@@ -11,9 +11,10 @@ import { onlyAvailable, openRequest } from '../helpers/conversations.js';
 // a reply scheduled a few seconds ahead goes out and shows as sent; on Thursday the lead sets the
 // retention policy (a refused value first) and reads the change and the merge in the audit log; on
 // Friday the person asks for their data and to be forgotten: the lead exports it and erases them
-// from the contact panel, on a phone. Each step asserts what the lead sees. Every page fails the
-// file on a console error, an uncaught error or a failed request. Screenshots, desktop and 390 px,
-// go to test/artifacts/operations-week-*.png.
+// from the contact panel, on a phone (the desktop tab still on their conversation says it is
+// gone). Each step asserts what the lead sees. Every page fails the file on a console error, an
+// uncaught error or a failed request (but the one 404 of the erased conversation read again).
+// Screenshots, desktop and 390 px, go to test/artifacts/operations-week-*.png.
 
 let t: TestApp;
 let p: SeededProject;
@@ -135,13 +136,13 @@ describe("a support lead's week", () => {
   it('Wednesday: a reply scheduled a few seconds ahead goes out by itself and shows as sent', async () => {
     const region = lead.page.getByRole('region', { name: 'Scheduled messages' });
     await region.getByLabel('Message').fill(scheduledText);
-    // Five seconds from now, in the browser's own time zone, as the lead would pick it.
-    const inFiveSeconds = await lead.page.evaluate(() => {
-      const d = new Date(Date.now() + 5000);
+    // Six seconds from now, in the browser's own time zone, as the lead would pick it.
+    const soon = await lead.page.evaluate(() => {
+      const d = new Date(Date.now() + 6000);
       const pad = (n: number) => String(n).padStart(2, '0');
       return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
     });
-    await region.getByLabel('Send at').fill(inFiveSeconds);
+    await region.getByLabel('Send at').fill(soon);
     await region.getByRole('button', { name: 'Schedule' }).click();
     const scheduled = lead.page.getByTestId('scheduled-messages');
     await expect.poll(() => scheduled.innerText(), { timeout: 10_000 }).toContain(scheduledText);
@@ -203,8 +204,7 @@ describe("a support lead's week", () => {
     expect(held.lead).toMatchObject({ fullname: 'Maya Lind', email: 'maya@example.test' });
     expect(held.requests.map((r: { request_id: string }) => r.request_id).sort()).toEqual([monday.requestId, tuesday.requestId].sort());
     expect(held.messages.map((m: { text: string }) => m.text)).toEqual(expect.arrayContaining(['My parcel 5521 has not arrived', 'Still no parcel 5521, any news?', scheduledText]));
-    // The desktop tab is done for the week: the erasure happens on the phone.
-    await lead.context.close();
+    // The erasure happens on the phone; the desktop tab stays on the conversation, which is about to go.
 
     const small = await openConsole(`/console/projects/${p.projectId}/conversations/${tuesday.requestId}`, phone);
     const panel = small.page.getByRole('region', { name: 'Contact' });
@@ -218,6 +218,7 @@ describe("a support lead's week", () => {
     expect(await list.innerText()).toContain(`#${tuesday.ticket} My parcel 5521 has not arrived`);
     expect(await list.innerText()).toContain('maya@example.test');
     await small.page.screenshot({ path: `${artifacts}operations-week-erase-phone.png` });
+    lead.expect(404);
     await dialog.getByRole('button', { name: 'Erase Maya Lind and 2 conversations' }).click();
 
     await small.page.waitForURL(`**/projects/${p.projectId}/views/**`, { timeout: 15_000 });
@@ -226,6 +227,11 @@ describe("a support lead's week", () => {
       .toContain('Maya Lind was erased: the contact and 2 conversations, with their messages and files, were deleted.');
     await expect.poll(() => small.page.locator(`[data-request-id="${tuesday.requestId}"], [data-request-id="${monday.requestId}"]`).count(), { timeout: 15_000 }).toBe(0);
     await small.page.screenshot({ path: `${artifacts}operations-week-erased-phone.png` });
+    // The tab still showing the conversation says it is gone.
+    await lead.page.getByTestId('conversation-gone').getByText('This conversation no longer exists: it was deleted').waitFor({ timeout: 15_000 });
+    expect(await lead.page.getByTestId('message').count()).toBe(0);
+    expect(await lead.page.getByRole('region', { name: 'Contact' }).count()).toBe(0);
+    await lead.page.screenshot({ path: `${artifacts}operations-week-erased.png` });
     expect((await t.get(`/v3/${p.projectId}/requests/${tuesday.requestId}`, { token: p.admin.token })).status).toBe(404);
     expect((await t.get(`/v3/${p.projectId}/requests/${monday.requestId}`, { token: p.admin.token })).status).toBe(404);
 

@@ -170,6 +170,7 @@ export function RetentionSection({ projectId }: { projectId: string }) {
     const value = days.trim() === '' ? NaN : Number(days);
     // GraphQL takes whole numbers only; the server checks the range and says what is wrong.
     if (!Number.isInteger(value)) return setError('retention_days: enter a whole number of days (0 keeps conversations forever).');
+    if (Math.abs(value) > 2 ** 31 - 1) return setError('retention_days: must be at most 36500');
     try {
       const r = await request(UpdateRetention, { project: projectId, days: value }, token);
       setCurrent(r.updateProject.retention_days ?? null);
