@@ -648,9 +648,11 @@ const slaDuplicated = requestIds.reduce((sum, id) => sum + Math.max(0, slaCount(
 // message for one is a duplicate.
 const scheduledRows = async () =>
   (
-    await db.query<{ id: string; status: string; reason: string | null; messageId: string | null; messages: string }>(
+    await db.query<{ id: string; status: string; reason: string | null; messageId: string | null; messages: string; late: number | null }>(
       `SELECT s."id", s."status", s."reason", s."messageId",
-              (SELECT count(*) FROM "Message" m WHERE m."id_project" = s."id_project" AND m."attributes"->>'scheduled_message_id' = s."id") AS messages
+              (SELECT count(*) FROM "Message" m WHERE m."id_project" = s."id_project" AND m."attributes"->>'scheduled_message_id' = s."id") AS messages,
+              (SELECT extract(epoch FROM min(m."createdAt") - s."scheduled_at")::float FROM "Message" m
+                WHERE m."id_project" = s."id_project" AND m."attributes"->>'scheduled_message_id' = s."id") AS late
        FROM "ScheduledMessage" s WHERE s."id_project" = $1`,
       [projectId],
     )
@@ -670,6 +672,8 @@ const scheduledLost = scheduledIds.filter((id) => {
   return !(row.status === 'skipped' && row.reason && Number(row.messages) === 0);
 });
 const scheduledDuplicated = scheduledIds.reduce((sum, id) => sum + Math.max(0, Number(scheduledOf(id)?.messages ?? 0) - 1), 0);
+// How late they went out: the faults (a worker killed, PostgreSQL down or hung) delay a send, never drop it.
+const lateness = scheduledState.map((r) => r.late).filter((v): v is number => v != null).sort((a, b) => a - b);
 for (const id of scheduledLost) log(`scheduled message lost: ${id} ${JSON.stringify(scheduledOf(id) ?? 'no row')}`);
 
 // --- the table -----------------------------------------------------------------------------------
@@ -719,6 +723,7 @@ const result = {
   'scheduled messages expected (due during the chaos)': scheduledIds.length,
   'scheduled messages sent once': scheduledSent,
   'scheduled messages skipped (with a reason)': scheduledSkipped.length ? `${scheduledSkipped.length} (${[...new Set(scheduledSkipped.map((id) => scheduledOf(id)!.reason))].join(', ')})` : 0,
+  's a scheduled message was sent after its time (median / most)': lateness.length ? `${lateness[Math.floor(lateness.length / 2)].toFixed(1)} / ${lateness.at(-1)!.toFixed(1)}` : '-',
   'scheduled messages lost': scheduledLost.length,
   'scheduled messages duplicated': scheduledDuplicated,
   'nodes and workers exited (not killed by the run)': [...nodes, ...workers].reduce((sum, m) => sum + m.unexpectedExits.length, 0),
