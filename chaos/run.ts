@@ -8,7 +8,8 @@
 // message of its request once and in order, the receiver every message once (under one
 // webhook-id), no idempotent post may be stored twice, and each conversation's SLA warning and
 // breach (a policy whose first-response target falls in the middle of the chaos) must be logged
-// exactly once. Prints a table; exits 1 on any loss.
+// exactly once, and each message scheduled to go out during the chaos must be sent exactly once (or
+// skipped, with its reason). Prints a table; exits 1 on any loss.
 // PostgreSQL is faulted too, never the server itself (it may be shared): the nodes and workers reach
 // the run's database through a TCP proxy of this run, which resets every connection and refuses new
 // ones for a moment (what a restart or a failover looks like to a client) or stops forwarding (a
@@ -23,6 +24,7 @@
 //   CHAOS_POSTS (0)         and until this many posts are answered (faults going on), up to CHAOS_MAX_SECONDS (300)
 //   CHAOS_POSTERS (16)      clients posting at once
 //   CHAOS_REQUESTS (20)     conversations posted to, each followed by one subscriber per node
+//   CHAOS_SCHEDULED (40)    messages scheduled (across the conversations) to be sent during the chaos
 //   CHAOS_LAST_FAULT        a fault made once more just as the faults stop ('redis killed', 'worker killed',
 //                           'node killed', 'redis frozen', 'pub/sub connections cut', 'postgres backends terminated',
 //                           'postgres restarted', 'postgres hung', 'disk full'): the end phase's worst case
@@ -51,6 +53,7 @@ const postTarget = Number(process.env.CHAOS_POSTS ?? 0);
 const maxSeconds = Number(process.env.CHAOS_MAX_SECONDS ?? 300);
 const posterCount = Number(process.env.CHAOS_POSTERS ?? 16);
 const requestCount = Number(process.env.CHAOS_REQUESTS ?? 20);
+const scheduledCount = Number(process.env.CHAOS_SCHEDULED ?? 40);
 const lastFault = process.env.CHAOS_LAST_FAULT;
 const settleSeconds = Number(process.env.CHAOS_SETTLE_SECONDS ?? 180);
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -301,6 +304,16 @@ const requestIds = Array.from({ length: requestCount }, () => `support-group-${r
 for (const requestId of requestIds) {
   const opened = await call(urls[0], 'POST', `/v3/${projectId}/requests/${requestId}/messages`, { text: `opening ${requestId}` }, token);
   if (opened.status !== 200) throw new Error(`could not open a request: ${JSON.stringify(opened.body)}`);
+}
+// Scheduled messages fall due throughout the chaos (from 2 s in to 90% of it), spread over the
+// conversations: each must be sent once by whichever worker's sweep claims it, through every fault.
+const scheduleFrom = Date.now() + 2000;
+const scheduledIds: string[] = [];
+for (let k = 0; k < scheduledCount; k++) {
+  const at = new Date(scheduleFrom + ((seconds * 900 - 2000) * k) / Math.max(1, scheduledCount - 1));
+  const scheduled = await call(urls[k % urls.length], 'POST', `/v3/${projectId}/requests/${requestIds[k % requestIds.length]}/scheduled_messages`, { text: `scheduled ${k}`, scheduled_at: at.toISOString() }, token);
+  if (scheduled.status !== 200) throw new Error(`could not schedule a message: ${JSON.stringify(scheduled.body)}`);
+  scheduledIds.push(scheduled.body._id as string);
 }
 
 // --- subscribers: one per request on each node, resuming with `after` whenever their socket drops --
@@ -629,6 +642,40 @@ const slaCount = (requestId: string, name: string) => Number(slaRows.find((r) =>
 const slaLost = requestIds.reduce((sum, id) => sum + (slaCount(id, 'sla.warning') ? 0 : 1) + (slaCount(id, 'sla.breach') ? 0 : 1), 0);
 const slaDuplicated = requestIds.reduce((sum, id) => sum + Math.max(0, slaCount(id, 'sla.warning') - 1) + Math.max(0, slaCount(id, 'sla.breach') - 1), 0);
 
+// Scheduled messages: every one due during the chaos, waited for (bounded) until none is still
+// scheduled; then each must be `sent` with exactly one message pointing back at it
+// (attributes.scheduled_message_id), or `skipped` with a reason. Anything else is lost; a second
+// message for one is a duplicate.
+const scheduledRows = async () =>
+  (
+    await db.query<{ id: string; status: string; reason: string | null; messageId: string | null; messages: string; late: number | null }>(
+      `SELECT s."id", s."status", s."reason", s."messageId",
+              (SELECT count(*) FROM "Message" m WHERE m."id_project" = s."id_project" AND m."attributes"->>'scheduled_message_id' = s."id") AS messages,
+              (SELECT extract(epoch FROM min(m."createdAt") - s."scheduled_at")::float FROM "Message" m
+                WHERE m."id_project" = s."id_project" AND m."attributes"->>'scheduled_message_id' = s."id") AS late
+       FROM "ScheduledMessage" s WHERE s."id_project" = $1`,
+      [projectId],
+    )
+  ).rows;
+let scheduledState = await scheduledRows();
+for (const deadline = Date.now() + 120_000; scheduledState.some((r) => r.status === 'scheduled') && Date.now() < deadline; ) {
+  await sleep(1000);
+  scheduledState = await scheduledRows();
+}
+const scheduledOf = (id: string) => scheduledState.find((r) => r.id === id);
+const scheduledSent = scheduledIds.filter((id) => scheduledOf(id)?.status === 'sent' && Number(scheduledOf(id)!.messages) >= 1).length;
+const scheduledSkipped = scheduledIds.filter((id) => scheduledOf(id)?.status === 'skipped' && scheduledOf(id)!.reason && Number(scheduledOf(id)!.messages) === 0);
+const scheduledLost = scheduledIds.filter((id) => {
+  const row = scheduledOf(id);
+  if (!row) return true;
+  if (row.status === 'sent') return Number(row.messages) === 0;
+  return !(row.status === 'skipped' && row.reason && Number(row.messages) === 0);
+});
+const scheduledDuplicated = scheduledIds.reduce((sum, id) => sum + Math.max(0, Number(scheduledOf(id)?.messages ?? 0) - 1), 0);
+// How late they went out: the faults (a worker killed, PostgreSQL down or hung) delay a send, never drop it.
+const lateness = scheduledState.map((r) => r.late).filter((v): v is number => v != null).sort((a, b) => a - b);
+for (const id of scheduledLost) log(`scheduled message lost: ${id} ${JSON.stringify(scheduledOf(id) ?? 'no row')}`);
+
 // --- the table -----------------------------------------------------------------------------------
 
 const duplicatedEvents = followers.reduce((sum, f) => sum + (f.ids.length - new Set(f.ids).size), 0);
@@ -673,6 +720,12 @@ const result = {
   [`SLA warnings and breaches expected (${slaSeconds} s first response)`]: requestIds.length * 2,
   'SLA warnings and breaches lost': slaLost,
   'SLA warnings and breaches duplicated': slaDuplicated,
+  'scheduled messages expected (due during the chaos)': scheduledIds.length,
+  'scheduled messages sent once': scheduledSent,
+  'scheduled messages skipped (with a reason)': scheduledSkipped.length ? `${scheduledSkipped.length} (${[...new Set(scheduledSkipped.map((id) => scheduledOf(id)!.reason))].join(', ')})` : 0,
+  's a scheduled message was sent after its time (median / most)': lateness.length ? `${lateness[Math.floor(lateness.length / 2)].toFixed(1)} / ${lateness.at(-1)!.toFixed(1)}` : '-',
+  'scheduled messages lost': scheduledLost.length,
+  'scheduled messages duplicated': scheduledDuplicated,
   'nodes and workers exited (not killed by the run)': [...nodes, ...workers].reduce((sum, m) => sum + m.unexpectedExits.length, 0),
   'uploads stored': diskFaults ? uploads.stored : 'skipped (no tmpfs)',
   'uploads answered 507 (disk full)': uploads.refusedFull,
@@ -694,6 +747,8 @@ const failed =
     result['webhook signature failures'] +
     result['SLA warnings and breaches lost'] +
     result['SLA warnings and breaches duplicated'] +
+    result['scheduled messages lost'] +
+    result['scheduled messages duplicated'] +
     result['nodes and workers exited (not killed by the run)'] +
     result['uploads with an unexpected answer'] +
     result['partial files left on the store'] >

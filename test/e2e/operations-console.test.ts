@@ -90,6 +90,23 @@ describe('the audit log in Settings', () => {
     expect(await agent.page.getByTestId('audit').count()).toBe(0);
   }, 60_000);
 
+  it("offers an agent neither a contact's export and erasure nor the retention policy (they are the admins')", async () => {
+    const { requestId } = await visitorWrites('Please delete my account');
+    const agent = await openConsole(`/console/projects/${p.projectId}/settings/privacy`, p.agent);
+    await agent.page.getByRole('alert').getByText("Privacy and retention are for the project's admins and owner.").waitFor({ timeout: 15_000 });
+    expect(await agent.page.getByRole('form', { name: 'Retention' }).count()).toBe(0);
+
+    // The contact panel offers the actions once the role is read (with the projects): after that answer, and a render, they are absent.
+    const roleRead = agent.page.waitForResponse((r) => r.url().endsWith('/graphql') && !!r.request().postData()?.includes('ConsoleProjects'));
+    await agent.page.goto(`${t.baseUrl}/console/projects/${p.projectId}/conversations/${requestId}`);
+    await roleRead;
+    const contact = agent.page.getByRole('region', { name: 'Contact' });
+    await contact.getByRole('button', { name: 'Edit contact' }).waitFor({ timeout: 15_000 });
+    await agent.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await contact.getByRole('button', { name: 'Export data' }).count()).toBe(0);
+    expect(await contact.getByRole('button', { name: 'Erase contact…' }).count()).toBe(0);
+  }, 60_000);
+
   it('shows an agent the team read-only in Settings, without asking for the invitations an agent may not read', async () => {
     const agent = await openConsole(`/console/projects/${p.projectId}/settings/team`, p.agent);
     await agent.page.getByTestId('teammates').getByText(/owner Test/).waitFor();

@@ -5,10 +5,14 @@ import { Contact as ContactQuery, LeadConversations, UpdateLead } from './operat
 import { navigate, paths, type View } from './router.js';
 import { useSession } from './session.js';
 import { useLatestRead } from '../shared/latest-read.js';
+import { isAdmin, useProjectRole } from './role.js';
+import { announceErasure, downloadLeadExport, EraseDialog } from './Privacy.js';
 
 // The contact panel of a conversation: who the visitor is (the lead, editable), where they wrote
 // from (page, browser, OS and device parsed from their user agent, location from their address)
-// and their other conversations.
+// and their other conversations. Admins and the owner also export everything held about the lead
+// and erase them (Privacy.tsx); an erased contact's conversation is gone, so the console returns
+// to the inbox and says what was deleted.
 
 type ContactRequest = NonNullable<ConsoleContactQuery['request']>;
 type Earlier = NonNullable<ConsoleLeadConversationsQuery['requests']>['requests'];
@@ -25,6 +29,9 @@ export function ContactPanel({ projectId, requestId, view }: { projectId: string
   const [editing, setEditing] = useState(false);
   const [form, setForm] = useState({ fullname: '', email: '', phone: '' });
   const [error, setError] = useState<string | null>(null);
+  const [erasing, setErasing] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const admin = isAdmin(useProjectRole(projectId));
 
   const beginRead = useLatestRead(`${projectId} ${requestId}`);
   const load = useCallback(() => {
@@ -53,6 +60,19 @@ export function ContactPanel({ projectId, requestId, view }: { projectId: string
       load();
     } catch (e) {
       setError((e as Error).message);
+    }
+  }
+
+  async function exportData() {
+    if (!contact?.lead) return;
+    setError(null);
+    setExporting(true);
+    try {
+      await downloadLeadExport(projectId, contact.lead._id, token);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setExporting(false);
     }
   }
 
@@ -115,6 +135,27 @@ export function ContactPanel({ projectId, requestId, view }: { projectId: string
         <button type="button" className="link" onClick={() => setEditing(true)}>
           Edit contact
         </button>
+      )}
+      {lead && admin && !editing && (
+        <p className="privacy-actions">
+          <button type="button" className="link" disabled={exporting} onClick={() => void exportData()}>
+            {exporting ? 'Exporting…' : 'Export data'}
+          </button>{' '}
+          <button type="button" className="link danger" aria-haspopup="dialog" onClick={() => setErasing(true)}>
+            Erase contact…
+          </button>
+        </p>
+      )}
+      {lead && erasing && (
+        <EraseDialog
+          projectId={projectId}
+          lead={lead}
+          onClose={() => setErasing(false)}
+          onErased={(text) => {
+            announceErasure(text);
+            navigate(paths.view(projectId, view));
+          }}
+        />
       )}
       <h4>Other conversations</h4>
       <ul className="earlier" aria-label="Other conversations">

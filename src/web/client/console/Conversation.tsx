@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { request, subscribe } from '../api.js';
+import { ApiError, request, subscribe } from '../api.js';
 import type { ConsoleConversationQuery } from '../gql/graphql.js';
 import { Attachment, attachmentMessage, dropTarget, FilePicker, PaperclipIcon, receiptText, refusal, upload } from '../shared/attachments.js';
 import { buttonsOf, merged, type ChatMessage } from '../shared/messages.js';
@@ -28,6 +28,8 @@ function withTimeline(messages: ChatMessage[], timeline: Array<{ seq: number; at
   return [...messages, ...events].sort((a, b) => at(a) - at(b));
 }
 
+const gone = 'This conversation no longer exists: it was deleted (its contact was erased, or the retention policy removed it).';
+
 const statusLabel = (status: number) => (status === 100 ? 'Unassigned' : status === 200 ? 'Open, served' : status === 1000 ? 'Closed' : `Status ${status}`);
 
 /** One conversation: its messages live, the reply box, and what an agent does to it. */
@@ -48,6 +50,7 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   const [dragging, setDragging] = useState(false);
   const [merging, setMerging] = useState(false);
   const [merges, setMerges] = useState(0);
+  const [deleted, setDeleted] = useState(false);
   const pageVisible = usePageVisible();
   const list = useRef<HTMLOListElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -76,7 +79,11 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
         setTimeline(r.requestTimeline ?? []);
         setMessages((m) => merged(m, r.messages));
       },
-      (e: Error) => mayShow() && setError(e.message),
+      (e: Error) => {
+        if (!mayShow()) return;
+        if (e instanceof ApiError && e.code === 'NOT_FOUND') setDeleted(true);
+        else setError(e.message);
+      },
     );
   }, [projectId, requestId, token, beginRead]);
 
@@ -95,7 +102,8 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   }, [live, projectId, requestId, load]);
 
   // Someone else assigning, re-routing, closing or a visitor rating shows here at once.
-  useProjectEvents(projectId, (name) => name.startsWith('request.') || name.startsWith('sla.'), load);
+  // A contact's erasure (by a teammate) may delete this very conversation: read again, it says so.
+  useProjectEvents(projectId, (name) => name.startsWith('request.') || name.startsWith('sla.') || name === 'lead.erase', load);
 
   useEffect(() => {
     request(CannedResponses, { project: projectId }, token).then((r) => setCanned(r.cannedResponses), () => {});
@@ -201,6 +209,20 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
   const tags = Array.isArray(details?.tags) ? (details.tags as Array<{ tag?: string; color?: string }>) : [];
   const assignees = details?.agents.map((a) => a.id_user?.fullName || a.id_user?.email || a._id) ?? [];
 
+  if (deleted)
+    return (
+      <section className="conversation" aria-label="Conversation">
+        <header className="conversation-header">
+          <button type="button" className="back link" onClick={onBack}>
+            ← Inbox
+          </button>
+        </header>
+        <p role="alert" className="error" data-testid="conversation-gone">
+          {gone}
+        </p>
+      </section>
+    );
+
   return (
     <section
       className={`conversation${dragging ? ' dragging' : ''}`}
@@ -298,6 +320,12 @@ export function Conversation({ projectId, requestId, view, onBack }: { projectId
               <span className="sender">
                 {m.senderFullname || m.sender}
                 {hidden ? ' (hidden from the visitor)' : ''}
+                {m.attributes?.scheduled_message_id ? (
+                  <span className="sent-as-scheduled" data-testid="sent-as-scheduled">
+                    {' '}
+                    · sent as scheduled
+                  </span>
+                ) : null}
               </span>
               {(m.type === 'image' || m.type === 'file') && m.metadata?.src ? <Attachment message={m} token={token} prefix="" /> : m.text && <span className="text">{m.text}</span>}
               {kbMarkOf(m.attributes)?.id && kbMarkOf(m.attributes)?.question && !taught[m._id] && (

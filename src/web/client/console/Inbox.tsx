@@ -31,7 +31,8 @@ const unreadOf = (counts: ConsoleInboxCountsQuery | null, view: View) =>
   view === 'closed' ? 0 : (counts?.[view]?.requests ?? []).reduce((sum, r) => sum + (r.unread ?? 0), 0);
 
 /** A request event or a message changes what the views hold, their counts and their order. */
-const changesInbox = (name: string) => name.startsWith('request.') || name.startsWith('sla.') || name === 'message.create';
+// A contact's erasure deletes their conversations without a request event of each.
+const changesInbox = (name: string) => name.startsWith('request.') || name.startsWith('sla.') || name === 'message.create' || name === 'lead.erase';
 
 /** What narrows a view, remembered per agent and project in this browser. */
 interface Filters {

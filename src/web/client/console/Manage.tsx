@@ -38,10 +38,11 @@ import { isAdmin, useProjectRole } from './role.js';
 import { useSession } from './session.js';
 import { SlaPoliciesSection } from './sla.js';
 import { AuditSection } from './Audit.js';
+import { RetentionSection } from './Privacy.js';
 
 // The project's set-up: teammates and invitations, departments and groups, bots and intents,
 // knowledge bases (indexing live), webhooks (delivery log, redeliver), canned responses and SLA
-// policies (sla.tsx).
+// policies (sla.tsx); for admins, the retention policy (Privacy.tsx) and the audit log (Audit.tsx).
 
 const sectionNames: Record<Section, string> = {
   team: 'Team',
@@ -51,6 +52,7 @@ const sectionNames: Record<Section, string> = {
   webhooks: 'Webhooks',
   'canned-responses': 'Canned responses',
   'sla-policies': 'SLA policies',
+  privacy: 'Privacy and retention',
   audit: 'Audit log',
 };
 
@@ -721,6 +723,7 @@ export function Manage({ projectId, section }: { projectId: string; section: Sec
         {section === 'webhooks' && <WebhooksSection projectId={projectId} />}
         {section === 'canned-responses' && <CannedSection projectId={projectId} />}
         {section === 'sla-policies' && <SlaPoliciesSection projectId={projectId} />}
+        {section === 'privacy' && role !== null && (isAdmin(role) ? <RetentionSection projectId={projectId} /> : <p role="alert" className="error">Privacy and retention are for the project's admins and owner.</p>)}
         {section === 'audit' && role !== null && (isAdmin(role) ? <AuditSection projectId={projectId} /> : <p role="alert" className="error">The audit log is for the project's admins and owner.</p>)}
       </div>
     </main>

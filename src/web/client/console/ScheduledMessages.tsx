@@ -30,10 +30,10 @@ const CancelScheduled = graphql(`
 
 type Row = NonNullable<ConsoleScheduledMessagesQuery['scheduledMessages']>[number];
 
-/** `datetime-local` wants local time without a zone. */
+/** `datetime-local` wants local time without a zone; to the second, as the server sends to the second. */
 function localInput(date: Date) {
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 export function ScheduledMessages(props: { projectId: string; requestId: string; token: string; closed: boolean; version: unknown }) {
@@ -123,7 +123,7 @@ export function ScheduledMessages(props: { projectId: string; requestId: string;
             Message <input value={text} onChange={(e) => setText(e.target.value)} />
           </label>
           <label>
-            Send at <input type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} />
+            Send at <input type="datetime-local" step={1} value={at} onChange={(e) => setAt(e.target.value)} />
           </label>
           <button type="submit">Schedule</button>
         </form>

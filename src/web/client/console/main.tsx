@@ -11,6 +11,7 @@ import { Reports } from './Reports.js';
 import { ReportConversations } from './ReportConversations.js';
 import { SearchBox } from './Search.js';
 import { useNotifications } from './notifications.js';
+import { ErasureNotice } from './Privacy.js';
 import { CreateProject, Projects, SignOut } from './operations.js';
 import { navigate, paths, useRoute, type Route } from './router.js';
 import { SessionContext, storeAuth, storedAuth, type StoredAuth } from './session.js';
@@ -96,6 +97,7 @@ function Workspace({ route }: { route: Extract<Route, { kind: 'inbox' }> }) {
     <main className={`workspace${requestId ? ' has-conversation' : ''}`}>
       {help && <ShortcutsHelp onClose={closeHelp} />}
       <div className="side">
+        <ErasureNotice />
         <SearchBox projectId={projectId} view={view} />
         <Inbox projectId={projectId} view={view} selected={requestId} />
         <Team projectId={projectId} />

@@ -266,6 +266,30 @@ export const UpdateLead = graphql(`
   }
 `);
 
+export const LeadExport = graphql(`
+  query ConsoleLeadExport($project: String!, $id: String!) {
+    leadExport(project_id: $project, id: $id)
+  }
+`);
+
+export const EraseLead = graphql(`
+  mutation ConsoleEraseLead($project: String!, $id: String!) {
+    deleteLead(project_id: $project, id: $id, erase: true) { _id fullname email }
+  }
+`);
+
+export const ProjectRetention = graphql(`
+  query ConsoleProjectRetention($project: String!) {
+    project(project_id: $project) { _id retention_days }
+  }
+`);
+
+export const UpdateRetention = graphql(`
+  mutation ConsoleUpdateRetention($project: String!, $days: Int!) {
+    updateProject(project_id: $project, retention_days: $days) { _id retention_days }
+  }
+`);
+
 export const Search = graphql(`
   query ConsoleSearch($project: String!, $q: String!) {
     search(project_id: $project, q: $q, limit: 8) {

@@ -21,10 +21,10 @@ export const views = ['mine', 'unassigned', 'open', 'closed'] as const;
 export type View = (typeof views)[number];
 export const defaultView: View = 'mine';
 
-export const sections = ['team', 'departments', 'bots', 'knowledge-bases', 'webhooks', 'canned-responses', 'sla-policies', 'audit'] as const;
+export const sections = ['team', 'departments', 'bots', 'knowledge-bases', 'webhooks', 'canned-responses', 'sla-policies', 'privacy', 'audit'] as const;
 export type Section = (typeof sections)[number];
 /** Settings tabs only the project's admins and owner see (the API refuses the others). */
-export const adminSections: readonly Section[] = ['audit'];
+export const adminSections: readonly Section[] = ['privacy', 'audit'];
 
 /**
  * The filters of the `requests` query a chart's bar stands for: dates as DD/MM/YYYY (UTC days, as

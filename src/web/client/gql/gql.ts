@@ -98,6 +98,10 @@ type Documents = {
     "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n": typeof types.ConsoleContactDocument,
     "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt merged_into }\n    }\n  }\n": typeof types.ConsoleLeadConversationsDocument,
     "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": typeof types.ConsoleUpdateLeadDocument,
+    "\n  query ConsoleLeadExport($project: String!, $id: String!) {\n    leadExport(project_id: $project, id: $id)\n  }\n": typeof types.ConsoleLeadExportDocument,
+    "\n  mutation ConsoleEraseLead($project: String!, $id: String!) {\n    deleteLead(project_id: $project, id: $id, erase: true) { _id fullname email }\n  }\n": typeof types.ConsoleEraseLeadDocument,
+    "\n  query ConsoleProjectRetention($project: String!) {\n    project(project_id: $project) { _id retention_days }\n  }\n": typeof types.ConsoleProjectRetentionDocument,
+    "\n  mutation ConsoleUpdateRetention($project: String!, $days: Int!) {\n    updateProject(project_id: $project, retention_days: $days) { _id retention_days }\n  }\n": typeof types.ConsoleUpdateRetentionDocument,
     "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": typeof types.ConsoleSearchDocument,
     "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": typeof types.ConsoleFilterTargetsDocument,
     "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n": typeof types.ConsoleSignOutDocument,
@@ -207,6 +211,10 @@ const documents: Documents = {
     "\n  query ConsoleContact($project: String!, $request: String!) {\n    request(project_id: $project, request_id: $request) {\n      request_id sourcePage userAgent location device\n      browser { name version }\n      os { name version }\n      lead { _id fullname email phone company attributes }\n    }\n  }\n": types.ConsoleContactDocument,
     "\n  query ConsoleLeadConversations($project: String!, $lead: String!) {\n    requests(project_id: $project, lead: $lead, status: \"all\", sortField: \"createdAt\", limit: 20) {\n      count\n      requests { request_id ticket_id first_text status createdAt merged_into }\n    }\n  }\n": types.ConsoleLeadConversationsDocument,
     "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n": types.ConsoleUpdateLeadDocument,
+    "\n  query ConsoleLeadExport($project: String!, $id: String!) {\n    leadExport(project_id: $project, id: $id)\n  }\n": types.ConsoleLeadExportDocument,
+    "\n  mutation ConsoleEraseLead($project: String!, $id: String!) {\n    deleteLead(project_id: $project, id: $id, erase: true) { _id fullname email }\n  }\n": types.ConsoleEraseLeadDocument,
+    "\n  query ConsoleProjectRetention($project: String!) {\n    project(project_id: $project) { _id retention_days }\n  }\n": types.ConsoleProjectRetentionDocument,
+    "\n  mutation ConsoleUpdateRetention($project: String!, $days: Int!) {\n    updateProject(project_id: $project, retention_days: $days) { _id retention_days }\n  }\n": types.ConsoleUpdateRetentionDocument,
     "\n  query ConsoleSearch($project: String!, $q: String!) {\n    search(project_id: $project, q: $q, limit: 8) {\n      requests { request_id ticket_id first_text lead { fullname email } }\n      messages { _id text recipient senderFullname createdAt }\n      leads { _id fullname email }\n    }\n  }\n": types.ConsoleSearchDocument,
     "\n  query ConsoleFilterTargets($project: String!) {\n    departments(project_id: $project) { _id name }\n    teammates(project_id: $project) { _id role id_user { _id fullName email } }\n  }\n": types.ConsoleFilterTargetsDocument,
     "\n  mutation ConsoleSignOut {\n    signOut { success }\n  }\n": types.ConsoleSignOutDocument,
@@ -565,6 +573,22 @@ export function graphql(source: "\n  query ConsoleLeadConversations($project: St
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleUpdateLead($project: String!, $id: String!, $fullname: String, $email: String, $phone: String) {\n    updateLead(project_id: $project, id: $id, fullname: $fullname, email: $email, phone: $phone) { _id fullname email phone }\n  }\n"): typeof import('./graphql.js').ConsoleUpdateLeadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleLeadExport($project: String!, $id: String!) {\n    leadExport(project_id: $project, id: $id)\n  }\n"): typeof import('./graphql.js').ConsoleLeadExportDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleEraseLead($project: String!, $id: String!) {\n    deleteLead(project_id: $project, id: $id, erase: true) { _id fullname email }\n  }\n"): typeof import('./graphql.js').ConsoleEraseLeadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleProjectRetention($project: String!) {\n    project(project_id: $project) { _id retention_days }\n  }\n"): typeof import('./graphql.js').ConsoleProjectRetentionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateRetention($project: String!, $days: Int!) {\n    updateProject(project_id: $project, retention_days: $days) { _id retention_days }\n  }\n"): typeof import('./graphql.js').ConsoleUpdateRetentionDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

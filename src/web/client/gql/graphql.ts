@@ -712,6 +712,37 @@ export type ConsoleUpdateLeadMutationVariables = Exact<{
 
 export type ConsoleUpdateLeadMutation = { updateLead: { _id: string, fullname: string | null, email: string | null, phone: string | null } };
 
+export type ConsoleLeadExportQueryVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ConsoleLeadExportQuery = { leadExport: any };
+
+export type ConsoleEraseLeadMutationVariables = Exact<{
+  project: string;
+  id: string;
+}>;
+
+
+export type ConsoleEraseLeadMutation = { deleteLead: { _id: string, fullname: string | null, email: string | null } };
+
+export type ConsoleProjectRetentionQueryVariables = Exact<{
+  project: string;
+}>;
+
+
+export type ConsoleProjectRetentionQuery = { project: { _id: string, retention_days: number | null } | null };
+
+export type ConsoleUpdateRetentionMutationVariables = Exact<{
+  project: string;
+  days: number;
+}>;
+
+
+export type ConsoleUpdateRetentionMutation = { updateProject: { _id: string, retention_days: number | null } };
+
 export type ConsoleSearchQueryVariables = Exact<{
   project: string;
   q: string;
@@ -2136,6 +2167,36 @@ export const ConsoleUpdateLeadDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUpdateLeadMutation, ConsoleUpdateLeadMutationVariables>;
+export const ConsoleLeadExportDocument = new TypedDocumentString(`
+    query ConsoleLeadExport($project: String!, $id: String!) {
+  leadExport(project_id: $project, id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleLeadExportQuery, ConsoleLeadExportQueryVariables>;
+export const ConsoleEraseLeadDocument = new TypedDocumentString(`
+    mutation ConsoleEraseLead($project: String!, $id: String!) {
+  deleteLead(project_id: $project, id: $id, erase: true) {
+    _id
+    fullname
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEraseLeadMutation, ConsoleEraseLeadMutationVariables>;
+export const ConsoleProjectRetentionDocument = new TypedDocumentString(`
+    query ConsoleProjectRetention($project: String!) {
+  project(project_id: $project) {
+    _id
+    retention_days
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleProjectRetentionQuery, ConsoleProjectRetentionQueryVariables>;
+export const ConsoleUpdateRetentionDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateRetention($project: String!, $days: Int!) {
+  updateProject(project_id: $project, retention_days: $days) {
+    _id
+    retention_days
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateRetentionMutation, ConsoleUpdateRetentionMutationVariables>;
 export const ConsoleSearchDocument = new TypedDocumentString(`
     query ConsoleSearch($project: String!, $q: String!) {
   search(project_id: $project, q: $q, limit: 8) {
