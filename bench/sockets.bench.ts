@@ -10,7 +10,10 @@
 // theirs alone); the clients run in this process, on the same two cores, so the latencies include
 // this process's own work of receiving 1,000+ frames a second.
 //
-// SOCKETS (10000), PROJECTS (50), AGENTS per project (4), RATE (200/s), SECONDS (20) change it.
+// SOCKETS (10000), PROJECTS (50), AGENTS per project (4), RATE (200/s), SECONDS (20), POOL (12
+// PostgreSQL connections per node) change it;
+// NODES=1 or NODES=2 runs one scenario only. Each node reports its event loop while posts go, and
+// with BENCH_PROFILE=<directory> writes its CPU profile of that span there.
 // Targets: delivery p99 < 100 ms, nothing lost.
 import { readFileSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
@@ -24,6 +27,14 @@ const projects = Number(process.env.PROJECTS ?? 50);
 const agentsPerProject = Number(process.env.AGENTS ?? 4);
 const rate = Number(process.env.RATE ?? 200);
 const seconds = Number(process.env.SECONDS ?? 20);
+/**
+ * PostgreSQL connections of each node (DATABASE_POOL_SIZE). The default of a node on this 2-core
+ * machine is 4, which carries about 50–70 agents' first answers a second here (each a transaction
+ * of nine statements); see docs/scale.md.
+ */
+const pool = process.env.POOL ?? '12';
+/** Which scenarios run: one node, two nodes, or both (the default "1,2"). */
+const nodeCounts = (process.env.NODES ?? '1,2').split(',').map(Number);
 const targetP99Ms = 100;
 
 interface Team {
@@ -52,7 +63,7 @@ function rssBytes(pid: number) {
 }
 
 async function startNode(env: Record<string, string>): Promise<{ node: ScriptProcess; url: string }> {
-  const node = runScript('test/helpers/node-process.ts', env);
+  const node = runScript('bench/socket-node.ts', env);
   const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 180_000);
   return { node, url };
 }
@@ -181,6 +192,7 @@ async function post(url: string, teams: Team[], sent: Sent, deliveries: Deliveri
   const started = performance.now();
   const posts: Promise<void>[] = [];
   let failures = 0;
+  const reasons = new Map<string, number>();
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
@@ -198,11 +210,16 @@ async function post(url: string, teams: Team[], sent: Sent, deliveries: Deliveri
         text: `${marker} here is the answer`,
       }).then(
         (message: { _id: string }) => void sent.set(message._id, at),
-        () => void failures++,
+        (error: Error) => {
+          failures++;
+          const reason = error.message.replace(/^POST \S+: /, '').slice(0, 160);
+          reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        },
       ),
     );
   }
   await Promise.all(posts);
+  for (const [reason, count] of reasons) console.log(`post failed ${count}×: ${reason}`);
   return { posted: total, failures, postSeconds: (performance.now() - started) / 1000 };
 }
 
@@ -233,10 +250,13 @@ async function scenario(name: string, nodes: number) {
       RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
       HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
       WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
+      DATABASE_POOL_SIZE: pool,
     });
     for (let i = 0; i < nodes; i++) started.push(await startNode(base));
     const urls = started.map((s) => s.url);
+    const seedStarted = performance.now();
     const teams = await seedTeams(urls[0]);
+    console.log(`seeded ${projects} projects and their visitors' conversations in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     const connections = teams.reduce((sum, t) => sum + agentsPerProject + t.visitors.length, 0);
     const rssBefore = started.map((s) => rssBytes(s.node.child.pid!));
     const sent: Sent = new Map();
@@ -247,14 +267,27 @@ async function scenario(name: string, nodes: number) {
     // Let the subscriptions settle (their starting points read) before measuring memory and load.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssAfter = started.map((s) => rssBytes(s.node.child.pid!));
+    // Each node measures its event loop (and, with BENCH_PROFILE, its CPU profile) while posts go.
+    const spans = started.map((s) => s.node.lines().length);
+    for (const s of started) s.node.child.kill('SIGUSR2');
+    const benchCpu = process.cpuUsage();
+    const benchFrom = performance.now();
     const { posted, failures, postSeconds } = await post(urls[0], teams, sent, deliveries, 1 + agentsPerProject);
     await waitForDeliveries(deliveries, 15_000);
+    const benchUsed = process.cpuUsage(benchCpu);
+    for (const s of started) s.node.child.kill('SIGUSR2');
+    for (const [i, s] of started.entries()) {
+      const span = await s.node.until(() => s.node.lines().slice(spans[i]).find((line) => line.span)?.span, 60_000);
+      console.log(`node ${i + 1} while posting: ${JSON.stringify(span)}`);
+    }
+    console.log(`bench process while posting: ${Math.round(((benchUsed.user + benchUsed.system) / 1000 / (performance.now() - benchFrom)) * 100)}% CPU`);
     const sorted = latencies(deliveries, sent);
     const perConnection = (rssAfter.reduce((a, b) => a + b, 0) - rssBefore.reduce((a, b) => a + b, 0)) / connections;
     const p99 = percentile(sorted, 99);
     printTable(name, [
       {
         nodes,
+        pool,
         connections,
         'connect s': connectSeconds.toFixed(1),
         'posts/s': (posted / postSeconds).toFixed(0),
@@ -281,6 +314,6 @@ async function scenario(name: string, nodes: number) {
 
 export default async function run() {
   console.log(`load average at start: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
-  await scenario(`${sockets} sockets on one node, ${rate} messages/s for ${seconds} s`, 1);
-  await scenario(`${sockets} sockets over two nodes (Redis pub/sub), ${rate} messages/s for ${seconds} s`, 2);
+  if (nodeCounts.includes(1)) await scenario(`${sockets} sockets on one node, ${rate} messages/s for ${seconds} s`, 1);
+  if (nodeCounts.includes(2)) await scenario(`${sockets} sockets over two nodes (Redis pub/sub), ${rate} messages/s for ${seconds} s`, 2);
 }

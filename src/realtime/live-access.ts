@@ -29,6 +29,14 @@ import { membershipChannel, userChannel } from '../modules/auth/channels.js';
 /** Events that may take a request, or every request of a department, out of a subscriber's view. */
 const requestEvents = new Set(['request.update', 'request.close', 'request.delete']);
 const viewEvents = /^(department|group)\./;
+/**
+ * Request fields no subscription's check reads (who sees a request, whether it exists, its
+ * project): a `request.update` of only these (an agent's first answer sets both) checks nothing.
+ * Every other update checks, as does one that does not say what it changed.
+ */
+const accessNeutralFields = new Set(['first_response_at', 'waiting_time']);
+const changesAccess = (event: LoggedEvent) =>
+  event.name !== 'request.update' || !fieldsOf(event).length || fieldsOf(event).some((field) => !accessNeutralFields.has(String(field)));
 
 /** Checks running at once on a node (each a few lookups). */
 const checksAtOnce = 8;
@@ -208,7 +216,7 @@ export class LiveAccess {
       // copy of the project is dropped first: the bus message that drops it may come after this one.
       this.services.projects.forget(event.projectId);
       this.check([...project.operations]);
-    } else if (requestEvents.has(event.name)) {
+    } else if (requestEvents.has(event.name) && changesAccess(event)) {
       const following = project.byRequest.get(String(event.payload.request_id));
       if (following) this.check([...following]);
     } else if (viewEvents.test(event.name)) {
