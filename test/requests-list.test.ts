@@ -143,6 +143,25 @@ describe('GET /v3/:project_id/requests', () => {
     expect((await list('?channel=fax')).body.field).toBe('channel');
   });
 
+  it('filters by the rating given (a satisfaction chart\'s bar), and refuses one outside 0 to 5 naming rating', async () => {
+    const rated = await t.request('PATCH', `/v3/${p.projectId}/requests/${r.closed.request_id}/rating`, { token: visitors.closed, body: { rating: 4 } });
+    expect(rated.status).toBe(200);
+    expect(ids(await list('?status=all&rating=4'))).toEqual(of('closed'));
+    expect(ids(await list('?status=all&rating=3'))).toEqual([]);
+    const refused = await list('?status=all&rating=7');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'rating' });
+  });
+
+  it('filters by a day with messages, active_date as DD/MM/YYYY (a messages-per-day point)', async () => {
+    const today = ddmmyyyy(new Date());
+    expect(ids(await list(`?status=all&active_date=${today}`))).toEqual(of('refund', 'password', 'closed', 'bot'));
+    expect(ids(await list(`?status=all&active_date=${ddmmyyyy(new Date(Date.now() - 2 * 86_400_000))}`))).toEqual([]);
+    const refused = await list('?status=all&active_date=2026-11-28');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'active_date' });
+  });
+
   it('filters by the lead snapshot: e-mail and lead_id', async () => {
     expect(ids(await list('?snap_lead_email=ANN@example.test'))).toEqual(of('refund'));
     const refund = await t.get(`/v3/${p.projectId}/requests/${r.password.request_id}`, { token: p.admin.token });

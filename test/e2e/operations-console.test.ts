@@ -208,6 +208,26 @@ describe('reports that lead to their conversations', () => {
     await expect.poll(() => owner.page.getByTestId('report-conversations').innerText()).toContain('Do you ship to Norway?');
   }, 120_000);
 
+  it('lists the conversations given a rating from its satisfaction bar, and those with messages on a day from its point', async () => {
+    const { requestId } = await visitorWrites('The parcel came broken');
+    const visitor = p.guest.token;
+    expect((await t.request('PATCH', `/v3/${p.projectId}/requests/${requestId}/rating`, { token: visitor, body: { rating: 2 } })).status).toBe(200);
+    const owner = await openConsole(`/console/projects/${p.projectId}/reports`, p.owner);
+    const rated = owner.page.getByRole('region', { name: 'Satisfaction (CSAT)' }).getByRole('link', { name: /^Rated 2: \d+ conversations?$/ });
+    await rated.waitFor({ timeout: 15_000 });
+    await rated.click();
+    await owner.page.getByRole('heading', { name: 'Conversations rated 2, created in the last 30 days' }).waitFor();
+    await expect.poll(() => owner.page.getByTestId('report-conversations').innerText()).toContain('The parcel came broken');
+
+    await owner.page.goto(`${t.baseUrl}/console/projects/${p.projectId}/reports`);
+    const today = new Date().toISOString().slice(0, 10);
+    const point = owner.page.getByRole('region', { name: 'Messages per day' }).getByRole('link', { name: new RegExp(`^${today}: \\d+ messages?$`) });
+    await point.waitFor({ timeout: 15_000 });
+    await point.click();
+    await owner.page.getByRole('heading', { name: `Conversations with messages on ${today}` }).waitFor();
+    await expect.poll(() => owner.page.getByTestId('report-conversations').innerText()).toContain('The parcel came broken');
+  }, 120_000);
+
   it('downloads the conversations of the range as CSV, one row per conversation', async () => {
     const total = (await t.get(`/v3/${p.projectId}/requests?status=all&limit=1`, { token: p.owner.token })).body.count;
     const owner = await openConsole(`/console/projects/${p.projectId}/reports`, p.owner);

@@ -102,6 +102,10 @@ export const listInput = listingInput(sortFields, 'createdAt').extend({
   assignee: z.string().trim().min(1).max(200).optional(),
   hasBot: z.boolean({ message: 'must be true or false' }).optional(),
   tags: csv.optional(),
+  // The rating given (the satisfaction chart's bars count each value).
+  rating: z.number({ message: 'must be a number from 0 to 5' }).min(0, 'must be a number from 0 to 5').max(5, 'must be a number from 0 to 5').optional(),
+  // Conversations with at least one message on that day (UTC): the messages-per-day chart's bars.
+  active_date: ddmmyyyy.optional(),
   // Repeated (`?priority=urgent&priority=hight`) or comma-separated: any of them.
   priority: z
     .array(z.string())
@@ -145,6 +149,13 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   else if (q.assignee) where.push(Prisma.sql`r."participatingAgents" @> ARRAY[${q.assignee === 'me' ? (callerUserId ?? '') : q.assignee}]::text[]`);
   if (q.hasBot !== undefined) where.push(Prisma.sql`r."hasBot" = ${q.hasBot}`);
   if (q.priority) where.push(Prisma.sql`r."priority" IN (${Prisma.join(q.priority)})`);
+  if (q.rating !== undefined) where.push(Prisma.sql`r."rating" = ${q.rating}`);
+  if (q.active_date) {
+    // The day's messages through their (project, createdAt) index, not every request's messages.
+    where.push(Prisma.sql`r."request_id" IN (
+      SELECT m."request_id" FROM "Message" m
+      WHERE m."id_project" = ${projectId} AND m."createdAt" >= ${q.active_date} AND m."createdAt" < ${new Date(q.active_date.getTime() + 86_400_000)})`);
+  }
   if (q.channel) where.push(Prisma.sql`r."channelName" = ${q.channel}`);
   if (q.tags?.length) {
     const anyTag = q.tags.map((tag) => Prisma.sql`r."tags" @> ${JSON.stringify([{ tag }])}::jsonb`);

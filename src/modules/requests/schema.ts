@@ -242,6 +242,8 @@ builder.queryFields((t) => ({
       assignee: t.arg.string({ description: 'A teammate\'s user id, `me` (the caller) or `none` (no human agent serves it).' }),
       hasBot: t.arg.boolean({ description: 'true: requests a chatbot takes part in; false: the others.' }),
       tags: t.arg.string({ description: 'A tag name or a comma list (any of them).' }),
+      rating: t.arg.float({ description: 'The rating given, 0 to 5.' }),
+      active_date: t.arg.string({ description: 'DD/MM/YYYY: conversations with at least one message that day (UTC).' }),
       priority: t.arg.stringList({ description: 'urgent, hight, normal or low; repeated or comma-separated (any of them).' }),
       channel: t.arg.string(),
       snap_lead_email: t.arg.string(),

@@ -10,8 +10,8 @@ import { useSession } from './session.js';
 // address holds the filters, so the list can be shared or reloaded.
 
 const ReportConversationsQuery = graphql(`
-  query ConsoleReportConversations($project: String!, $start: String, $end: String, $assignee: String, $dept: String, $tags: String, $page: Int) {
-    requests(project_id: $project, status: "all", start_date: $start, end_date: $end, assignee: $assignee, dept_id: $dept, tags: $tags, sortField: "createdAt", direction: 1, page: $page, limit: 50) {
+  query ConsoleReportConversations($project: String!, $status: String, $start: String, $end: String, $assignee: String, $dept: String, $tags: String, $rating: Float, $active: String, $page: Int) {
+    requests(project_id: $project, status: $status, start_date: $start, end_date: $end, assignee: $assignee, dept_id: $dept, tags: $tags, rating: $rating, active_date: $active, sortField: "createdAt", direction: 1, page: $page, limit: 50) {
       count
       perPage
       requests {
@@ -34,6 +34,9 @@ function describe(filter: ConversationFilter) {
   if (filter.assignee) parts.push(`of teammate ${filter.assignee}`);
   if (filter.dept_id) parts.push(`of department ${filter.dept_id}`);
   if (filter.tags) parts.push(`tagged ${filter.tags}`);
+  if (filter.rating !== undefined) parts.push(`rated ${filter.rating}`);
+  if (filter.active_date) parts.push(`with messages on ${filter.active_date}`);
+  if (filter.status === '1000') parts.push('closed');
   return `Conversations ${parts.join(', ')}`;
 }
 
@@ -49,7 +52,18 @@ export function ReportConversations({ projectId, filter, page }: { projectId: st
     setError(null);
     request(
       ReportConversationsQuery,
-      { project: projectId, start: filter.start_date, end: filter.end_date, assignee: filter.assignee, dept: filter.dept_id, tags: filter.tags, page },
+      {
+        project: projectId,
+        status: filter.status ?? 'all',
+        start: filter.start_date,
+        end: filter.end_date,
+        assignee: filter.assignee,
+        dept: filter.dept_id,
+        tags: filter.tags,
+        rating: filter.rating === undefined ? undefined : Number(filter.rating),
+        active: filter.active_date,
+        page,
+      },
       token,
     ).then(
       (r) => setData(r.requests),

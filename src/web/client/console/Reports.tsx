@@ -245,6 +245,38 @@ export function Reports({ projectId }: { projectId: string }) {
       ),
     [perDay],
   );
+  // A point per day: the conversations with at least one message that day.
+  const messageLinks = useMemo(
+    () =>
+      perDay.dates.map((date, k): BarLink | null =>
+        perDay.messages[k] ? { filter: { active_date: listDate(date), label: `Conversations with messages on ${date}` }, label: `${date}: ${plural(perDay.messages[k], 'message')}` } : null,
+      ),
+    [perDay],
+  );
+  // The analytics' 30 days, as the requests list's dates.
+  const window30 = useMemo(() => {
+    const today = new Date().toISOString().slice(0, 10);
+    const start = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    return { start_date: listDate(start), end_date: listDate(today) };
+  }, []);
+  // A bar per rating: the conversations given it, created in the analytics' 30 days.
+  const ratingLinks = useMemo(
+    () =>
+      ratings.map((n, r): BarLink | null =>
+        n ? { filter: { ...window30, rating: String(r), label: `Conversations rated ${r}, created in the last 30 days` }, label: `Rated ${r}: ${plural(n, 'conversation')}` } : null,
+      ),
+    [ratings, window30],
+  );
+  // Waiting time: the conversations of the 30 days; duration: the closed ones among them.
+  const timeLinks = useMemo(
+    (): Array<BarLink | null> => [
+      data?.analyticsWaitingTime?.count ? { filter: { ...window30, label: 'Conversations created in the last 30 days (their waiting times)' }, label: `Waiting time: ${plural(data.analyticsWaitingTime.count, 'conversation')}` } : null,
+      data?.analyticsRequestDuration?.count
+        ? { filter: { ...window30, status: '1000', label: 'Closed conversations created in the last 30 days (their durations)' }, label: `Duration: ${plural(data.analyticsRequestDuration.count, 'closed conversation')}` }
+        : null,
+    ],
+    [data, window30],
+  );
   // A bar per agent: the conversations they take part in, created in the analytics' 30 days.
   const agentLinks = useMemo(() => {
     const today = new Date().toISOString().slice(0, 10);
@@ -304,7 +336,7 @@ export function Reports({ projectId }: { projectId: string }) {
             <ChartCanvas projectId={projectId} type="bar" labels={perDay.dates} series={[{ label: 'Conversations', data: perDay.requests }]} label="Conversations per day" links={dayLinks} />
           </ChartCard>
           <ChartCard title="Messages per day" csv={() => [['date', 'messages'], ...perDay.dates.map((d, k) => [d, perDay.messages[k]])]}>
-            <ChartCanvas type="line" labels={perDay.dates} series={[{ label: 'Messages', data: perDay.messages }]} label="Messages per day" />
+            <ChartCanvas projectId={projectId} type="line" labels={perDay.dates} series={[{ label: 'Messages', data: perDay.messages }]} label="Messages per day" links={messageLinks} />
           </ChartCard>
           <ChartCard
             title="Conversations by hour of the week"
@@ -313,7 +345,7 @@ export function Reports({ projectId }: { projectId: string }) {
             <HeatMap cells={data.analyticsRequestsByHourOfWeek} />
           </ChartCard>
           <ChartCard title="Satisfaction (CSAT)" csv={() => [['rating', 'conversations'], ...ratings.map((n, r) => [r, n])]}>
-            <ChartCanvas type="bar" labels={['0', '1', '2', '3', '4', '5']} series={[{ label: 'Ratings', data: ratings, color: '#d49b00' }]} label="Ratings given" />
+            <ChartCanvas projectId={projectId} type="bar" labels={['0', '1', '2', '3', '4', '5']} series={[{ label: 'Ratings', data: ratings, color: '#d49b00' }]} label="Ratings given" links={ratingLinks} />
           </ChartCard>
           <ChartCard
             title="First response time per agent"
@@ -337,6 +369,8 @@ export function Reports({ projectId }: { projectId: string }) {
             ]}
           >
             <ChartCanvas
+              projectId={projectId}
+              links={timeLinks}
               type="bar"
               labels={['Waiting time', 'Duration']}
               series={[{ label: 'Average (min)', data: [(data.analyticsWaitingTime?.average ?? 0) / 60_000, (data.analyticsRequestDuration?.average ?? 0) / 60_000] }]}

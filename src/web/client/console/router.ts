@@ -37,9 +37,15 @@ export interface ConversationFilter {
   assignee?: string;
   dept_id?: string;
   tags?: string;
+  /** The rating given, 0 to 5 (a satisfaction bar). */
+  rating?: string;
+  /** DD/MM/YYYY: conversations with a message that day (a messages-per-day point). */
+  active_date?: string;
+  /** `1000`: closed ones only. */
+  status?: string;
   label?: string;
 }
-const filterKeys = ['start_date', 'end_date', 'assignee', 'dept_id', 'tags', 'label'] as const;
+const filterKeys = ['start_date', 'end_date', 'assignee', 'dept_id', 'tags', 'rating', 'active_date', 'status', 'label'] as const;
 
 export type Route =
   | { kind: 'projects' }

@@ -37,11 +37,14 @@ export type ConsoleMergedTargetQuery = { request: { request_id: string, ticket_i
 
 export type ConsoleReportConversationsQueryVariables = Exact<{
   project: string;
+  status?: string | null | undefined;
   start?: string | null | undefined;
   end?: string | null | undefined;
   assignee?: string | null | undefined;
   dept?: string | null | undefined;
   tags?: string | null | undefined;
+  rating?: number | null | undefined;
+  active?: string | null | undefined;
   page?: number | null | undefined;
 }>;
 
@@ -1035,15 +1038,17 @@ export const ConsoleMergedTargetDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleMergedTargetQuery, ConsoleMergedTargetQueryVariables>;
 export const ConsoleReportConversationsDocument = new TypedDocumentString(`
-    query ConsoleReportConversations($project: String!, $start: String, $end: String, $assignee: String, $dept: String, $tags: String, $page: Int) {
+    query ConsoleReportConversations($project: String!, $status: String, $start: String, $end: String, $assignee: String, $dept: String, $tags: String, $rating: Float, $active: String, $page: Int) {
   requests(
     project_id: $project
-    status: "all"
+    status: $status
     start_date: $start
     end_date: $end
     assignee: $assignee
     dept_id: $dept
     tags: $tags
+    rating: $rating
+    active_date: $active
     sortField: "createdAt"
     direction: 1
     page: $page
