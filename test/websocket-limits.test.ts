@@ -50,11 +50,12 @@ async function subscribed(socket: RawSocket) {
 }
 
 describe('the rate limit over websockets', () => {
-  it('refuses a websocket operation once the token spent its budget over HTTP, keeping the socket', async () => {
+  it('refuses a websocket operation once the account spent its budget over HTTP, keeping the socket', async () => {
     const token = await tokenOf('spender');
-    for (let i = 0; i < 39; i++) expect((await t.get('/v3/auth/me', { token })).status).toBe(200);
-    expect((await t.get('/v3/auth/me', { token })).status).toBe(429);
+    // The connection is charged too: one HTTP call, the connection, then 38 calls spend the 40.
     const socket = await rawSocket(node.server.url, token);
+    for (let i = 0; i < 38; i++) expect((await t.get('/v3/auth/me', { token })).status).toBe(200);
+    expect((await t.get('/v3/auth/me', { token })).status).toBe(429);
     const refused = await ask(socket, '{ me { _id } }');
     expect(refused.type).toBe('error');
     expect(errorCodes(refused)).toEqual(['TOO_MANY_REQUESTS']);
@@ -65,14 +66,14 @@ describe('the rate limit over websockets', () => {
     socket.close();
   });
 
-  it('charges each websocket operation to the budget HTTP calls then find spent', async () => {
+  it('charges the connection and each websocket operation to the budget HTTP calls then find spent', async () => {
     const token = await tokenOf('socketeer');
     const socket = await rawSocket(node.server.url, token);
     const answers = [];
     for (let i = 0; i < 42; i++) answers.push(await ask(socket, '{ me { _id } }'));
-    // One HTTP call verified the token; 39 more operations fit in its budget of 40.
-    expect(answers.slice(0, 39).every((a) => a.type === 'next' && !a.payload.errors)).toBe(true);
-    expect(answers.slice(39).map((a) => errorCodes(a))).toEqual([['TOO_MANY_REQUESTS'], ['TOO_MANY_REQUESTS'], ['TOO_MANY_REQUESTS']]);
+    // One HTTP call verified the token and the connection was charged; 38 operations fit in the budget of 40.
+    expect(answers.slice(0, 38).every((a) => a.type === 'next' && !a.payload.errors)).toBe(true);
+    expect(answers.slice(38).map((a) => errorCodes(a))).toEqual([['TOO_MANY_REQUESTS'], ['TOO_MANY_REQUESTS'], ['TOO_MANY_REQUESTS'], ['TOO_MANY_REQUESTS']]);
     expect((await t.get('/v3/auth/me', { token })).status).toBe(429);
     expect(socket.closed).toBeNull();
     socket.close();
