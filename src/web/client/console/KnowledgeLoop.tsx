@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { request } from '../api.js';
 import type { ConsoleKbProposalsQuery, ConsoleKbTestsQuery } from '../gql/graphql.js';
 import { AcceptKbProposal, DismissKbProposal, KbProposals, KbTests, RunKbTests, SaveKbTests, UpdateKbProposal } from './knowledge-loop-operations.js';
 import { useSession } from './session.js';
+import { useLoad } from './use-load.js';
 
 // In Settings → Knowledge bases: the gap report (the questions visitors asked most that the
 // knowledge base could not answer and agents did, to accept as FAQ content, edit or dismiss) and,
@@ -10,31 +11,6 @@ import { useSession } from './session.js';
 
 type Proposal = NonNullable<ConsoleKbProposalsQuery['kbProposals']>[number];
 type Suite = NonNullable<ConsoleKbTestsQuery['kbTests']>;
-
-/** Loads with `fetcher` on mount, after every successful action and, with `everyMs`, again while on screen. */
-function useReload<T>(fetcher: () => Promise<T>, everyMs?: number) {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    fetcher().then(setData, (e: Error) => setError(e.message));
-  }, [fetcher]);
-  useEffect(load, [load]);
-  useEffect(() => {
-    if (!everyMs) return;
-    const timer = setInterval(load, everyMs);
-    return () => clearInterval(timer);
-  }, [load, everyMs]);
-  const act = async (run: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await run();
-      load();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
-  return { data, error, act };
-}
 
 function ProposalItem({ proposal, act, projectId }: { proposal: Proposal; projectId: string; act: (run: () => Promise<unknown>) => Promise<void> }) {
   const { token } = useSession();
@@ -84,7 +60,7 @@ function ProposalItem({ proposal, act, projectId }: { proposal: Proposal; projec
 /** The most asked questions the knowledge base could not answer. */
 export function KbGapReport({ projectId }: { projectId: string }) {
   const { token } = useSession();
-  const { data, error, act } = useReload(useCallback(() => request(KbProposals, { project: projectId }, token), [projectId, token]));
+  const { data, error, act } = useLoad(useCallback(() => request(KbProposals, { project: projectId }, token), [projectId, token]));
   return (
     <section className="card" aria-label="Unanswered questions">
       <h3>Unanswered questions</h3>
@@ -118,7 +94,7 @@ function parseLines(text: string) {
 /** A knowledge base's batch tests and their last run (read again every 5 s: a run follows each indexing). */
 export function KbBatchTests({ projectId, namespace }: { projectId: string; namespace: string }) {
   const { token } = useSession();
-  const { data, error, act } = useReload(useCallback(() => request(KbTests, { project: projectId, namespace }, token), [projectId, namespace, token]), 5000);
+  const { data, error, act } = useLoad(useCallback(() => request(KbTests, { project: projectId, namespace }, token), [projectId, namespace, token]), 5000);
   const suite = data?.kbTests ?? null;
   const [text, setText] = useState<string | null>(null);
   const run = suite?.last_run;

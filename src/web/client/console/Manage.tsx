@@ -36,6 +36,7 @@ import { KbBatchTests, KbGapReport } from './KnowledgeLoop.js';
 import { adminSections, navigate, paths, sections as sectionSlugs, type Section } from './router.js';
 import { isAdmin, useProjectRole } from './role.js';
 import { useSession } from './session.js';
+import { useLoad } from './use-load.js';
 import { SlaPoliciesSection } from './sla.js';
 import { AuditSection } from './Audit.js';
 import { RetentionSection } from './Privacy.js';
@@ -57,25 +58,6 @@ const sectionNames: Record<Section, string> = {
 };
 
 /** Loads with `fetcher` on mount and after every successful action. */
-function useLoad<T>(fetcher: () => Promise<T>) {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    fetcher().then(setData, (e: Error) => setError(e.message));
-  }, [fetcher]);
-  useEffect(load, [load]);
-  const act = async (run: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await run();
-      load();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
-  return { data, error, load, act };
-}
-
 function Form({ label, onSubmit, children }: { label: string; onSubmit: () => void; children: ReactNode }) {
   return (
     <form
