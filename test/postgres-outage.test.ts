@@ -148,10 +148,15 @@ describe.skipIf(!productionMode)('a node while PostgreSQL drops its connections'
       const made = await client.post('/v3/projects', { token: owner.token, body: { name: 'Idle' } });
       return made.status === 200 ? made : null;
     }, 30_000);
-    // The pool's connections sit idle past the timeout, and PostgreSQL ends them.
+    // The pool's connections sit idle past the timeout, and PostgreSQL ends them: every backend the
+    // node holds now is gone a while later. (Its sweeps, every second, open new ones meanwhile, so
+    // the count itself need not ever reach zero.)
+    const backends = async () =>
+      new Set((await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [databaseName])).rows.map((r) => r.pid));
+    const held = await backends();
     await eventually(async () => {
-      const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [databaseName]);
-      return rows[0].n === 0;
+      const now = await backends();
+      return [...held].every((pid) => !now.has(pid));
     }, 30_000);
     expect(alive(node), node.output()).toBe(true);
     const read = await client.get(`/v3/projects/${project.body._id}`, { token: owner.token });
