@@ -67,10 +67,13 @@ export function SlaCountdown({ sla }: { sla: SlaView | null | undefined }) {
   }
   const left = next.due - now;
   const label = slaTargetLabel[next.target];
-  const state = left <= 0 || sla.breached.length ? 'breached' : left < 15 * 60_000 ? 'soon' : 'ok';
+  // Overdue once under a second is left (it would read "in 0s") or the server recorded the breach
+  // (this browser's clock may be behind): a red chip never says "in …".
+  const overdue = left < 1000 || sla.breached.includes(next.target);
+  const state = overdue || sla.breached.length ? 'breached' : left < 15 * 60_000 ? 'soon' : 'ok';
   return (
     <span className={`chip sla sla-${state}`} role="timer" data-testid="sla" data-state={state} title={`${label} due ${new Date(next.due).toLocaleString()}`}>
-      {left > 0 ? `${label} in ${span(left)}` : `${label} overdue ${span(-left)}`}
+      {overdue ? `${label} overdue ${span(Math.max(0, -left))}` : `${label} in ${span(left)}`}
     </span>
   );
 }
