@@ -1,10 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Context } from './context.js';
-import type { EventConsumer } from './infra/event-consumers.js';
 import type { Infrastructure } from './infra/index.js';
 import { AuthService } from './modules/auth/service.js';
 import { ProjectService } from './modules/projects/service.js';
-import { ProjectPurge } from './modules/projects/purge.js';
 import { TeammateService } from './modules/teammates/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { KbService } from './modules/kb/service.js';
@@ -26,8 +24,6 @@ import { ScheduledMessages } from './modules/messages/scheduled.js';
 import { PresenceService } from './modules/presence/service.js';
 import { AssignmentService } from './modules/routing/assignment.js';
 import { RoutingService } from './modules/routing/service.js';
-import { WaitingOffers } from './modules/routing/waiting-offers.js';
-import { PresenceJoins } from './modules/presence/joins.js';
 import { RequestService } from './modules/requests/service.js';
 import { RequestMerge } from './modules/requests/merge.js';
 import { RequestRetention } from './modules/requests/retention.js';
@@ -41,22 +37,18 @@ import { AssistantService } from './modules/assistant/service.js';
 import { HistoryLearner } from './modules/assistant/learner.js';
 import { ReplyDrafter } from './modules/assistant/draft.js';
 import { SummaryService } from './modules/assistant/summaries.js';
-import { HandOverSummaries } from './modules/assistant/handover.js';
-import { KnowledgeGaps } from './modules/assistant/gaps.js';
 import { ProposalService } from './modules/assistant/proposals.js';
-import { AutoTagger } from './modules/assistant/auto-tag.js';
-import { TestsAfterIndexing } from './modules/kb/learning/test-suites.js';
 import { ChatAnswerer } from './modules/kb/answering/answer.js';
 import { AuditService } from './modules/audit/service.js';
 import { ConversationsReport } from './modules/reports/conversations-csv.js';
 import { LeadPrivacy } from './modules/leads/privacy.js';
 import { SlaPolicyService } from './modules/sla/policies.js';
-import { SlaTracker } from './modules/sla/tracker.js';
 import { SlaTimers } from './modules/sla/timers.js';
 import { SlaReports } from './modules/sla/report.js';
 
 /**
- * Every domain service, built once per process and shared by GraphQL, REST and workers. `schema`
+ * Every domain service, built once per process and shared by GraphQL, REST and workers (the
+ * consequences each module draws from the event log are its listeners: its module.ts). `schema`
  * renders what leaves the platform (webhook and external-bot payloads) as REST shows it; it is
  * passed in, since the schema's modules are built on these services.
  */
@@ -67,7 +59,6 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const segments = new SegmentService(db, infra.eventLog);
   const projects = new ProjectService(db, infra.eventLog, infra.config.projectCacheMs);
   const teammates = new TeammateService(db, infra.eventLog, infra.config.jwtSecret, infra.config.authCacheMs, projects);
-  const projectPurge = new ProjectPurge(db, infra.files, infra.logger);
   // The conversation services (requests, messages, routing, presence) depend on one another.
   const routing = new RoutingService(db, projects);
   const requests = new RequestService(db, infra.eventLog, routing);
@@ -89,30 +80,6 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
   const historyLearner = new HistoryLearner(db, requests, assistant.history, infra.logger);
   const webhooks = new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, records, infra.limiters);
   const botEngine = new BotEngine(infra, conversations, records, kb.qa);
-  /**
-   * The consumers of committed events, each reading every project's events from its own cursor
-   * (infra/event-consumers.ts): a consequence of one module's change in another is one of these,
-   * never a call made after the commit, so a process dying in between loses nothing.
-   */
-  const listeners: EventConsumer[] = [
-    webhooks.dispatcher,
-    botEngine.consumer,
-    email.notifications,
-    email.invitations,
-    projectPurge,
-    new WaitingOffers(assignments),
-    new PresenceJoins(db, presence),
-    // The assistant learns from each closed conversation, proposes what the knowledge base could
-    // not answer, tags the first visitor messages when the project asks it to, and summarises each hand-over.
-    historyLearner,
-    new KnowledgeGaps(historyLearner, assistant, proposals, infra.logger),
-    new AutoTagger(db, requests, assistant, infra.logger),
-    new HandOverSummaries(db, assistantSummaries, infra.logger),
-    // Each request's SLA follows its changes (src/modules/sla).
-    new SlaTracker(db, infra.eventLog, infra.logger),
-    // A knowledge base's batch tests run after each indexing of it.
-    new TestsAfterIndexing(kb.tests, infra.logger),
-  ];
   const services = {
     infra,
     audit: new AuditService(db, infra.config.auditRetentionDays, infra.config.retentionSweepIntervalMs, infra.logger),
@@ -146,7 +113,7 @@ export function createServices(infra: Infrastructure, schema: GraphQLSchema) {
     assistant,
     assistantSummaries,
     proposals,
-    listeners,
+    historyLearner,
     slaPolicies: new SlaPolicyService(db, infra.eventLog),
     slaTimers: new SlaTimers(db, infra.eventLog, infra.logger, infra.config.timers.sweepIntervalMs),
     slaReports: new SlaReports(db),

@@ -109,6 +109,11 @@ export class EventConsumers {
     this.consumers.push(consumer);
   }
 
+  /** The consumer registered under `name` (what a test stalls to kill a process mid-consequence). */
+  consumer(name: string): EventConsumer | undefined {
+    return this.consumers.find((c) => c.name === name);
+  }
+
   /** Runs beside the workers. */
   task(): BackgroundTask {
     return {

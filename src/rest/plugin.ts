@@ -14,6 +14,7 @@ import { aliasRoutes } from './aliases.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { restBasePath } from './base-path.js';
 import { documentationRoutes } from './docs-page.js';
+import type { ApiTag } from '../module.js';
 
 // The /v3 REST face: SOFA turns each Query/Mutation field with a route into a REST endpoint
 // executed through yoga's own pipeline (same context, auth, limits and error masking). With the
@@ -39,6 +40,8 @@ function sofaErrorHandler(errors: readonly unknown[]): Response {
 export interface RestOptions {
   routes: RestRoutes;
   aliases?: RestAliases;
+  /** The OpenAPI document's tags (each module's). */
+  tags?: readonly ApiTag[];
   title: string;
   version: string;
 }

@@ -15,7 +15,7 @@ if (process.env.STALL_BOT_TURNS === '1') {
 // With STALL_PURGE=1 a deleted project's purge never starts: the node prints
 // `{"stalled": "purge"}` when the committed deletion reaches it, so a test can kill it right there.
 if (process.env.STALL_PURGE === '1') {
-  const purge = server.app.services.listeners.find((listener) => listener.name === 'project-purge') as unknown as { run(projectId: string): Promise<void> };
+  const purge = server.app.services.infra.eventConsumers.consumer('project-purge') as unknown as { run(projectId: string): Promise<void> };
   purge.run = (projectId) => {
     process.stdout.write(`${JSON.stringify({ stalled: 'purge', project: projectId })}\n`);
     return new Promise<void>(() => {});

@@ -1,5 +1,5 @@
 import { SchemaCollector, type JsonSchema } from '../../rest/openapi/json-schema.js';
-import { catalogue, type CatalogueEntry } from './catalogue.js';
+import { webhookCatalogue, type CatalogueEntry } from './catalogue.js';
 import type { RecordRenderer } from './render.js';
 import { hookColumns } from './render.js';
 
@@ -80,5 +80,5 @@ function eventSchema(name: string, entry: CatalogueEntry, records: RecordRendere
 
 /** Every event type a subscription may ask for, with its schema; made once per renderer. */
 export function webhookEventTypes(records: RecordRenderer): WebhookEventType[] {
-  return Object.entries(catalogue).map(([event, entry]) => ({ event, description: entry.description, schema: eventSchema(event, entry, records) }));
+  return Object.entries(webhookCatalogue()).map(([event, entry]) => ({ event, description: entry.description, schema: eventSchema(event, entry, records) }));
 }

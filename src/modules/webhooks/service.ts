@@ -10,7 +10,7 @@ import type { BackgroundTask, JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
-import { catalogue, catalogueEntry, customEventPrefix } from './catalogue.js';
+import { catalogueEntry, customEventPrefix, webhookCatalogue } from './catalogue.js';
 import { deliveryJob, WebhookSender } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';
 import type { RecordRenderer } from './render.js';
@@ -33,7 +33,7 @@ const eventName = z
   .max(200)
   .refine(
     (name) => !!catalogueEntry(name),
-    `must be one of ${Object.keys(catalogue).join(', ')} or ${customEventPrefix}<NAME>`,
+    `must be one of ${Object.keys(webhookCatalogue()).join(', ')} or ${customEventPrefix}<NAME>`,
   );
 
 const target = z

@@ -7,7 +7,8 @@ import { restDocument } from '../shape.js';
 import { restOutputType } from '../../graphql/partial-results.js';
 import { documentedRoutes, openApiPath, pathParameters, type DocumentedRoute } from './routes.js';
 import { SchemaCollector, scalarComponents, sortedKeys, withDescription, type JsonSchema } from './json-schema.js';
-import { resourceTag, tagDescriptions } from './tags.js';
+import { documentationTag, resourceTagger } from './tags.js';
+import type { ApiTag } from '../../module.js';
 import { handWrittenOperations, handWrittenSchemas, type Operation } from './hand-written.js';
 import { errorBodySchema, errorResponses, errorResponseRefs, securitySchemes, anyCredential } from './shared.js';
 
@@ -23,6 +24,8 @@ export interface DocumentOptions {
   /** SOFA's circular reference depth (plugin.ts): it shapes the selections. */
   depthLimit: number;
   basePath: string;
+  /** The modules' tags, in the order the document lists them. */
+  tags?: readonly ApiTag[];
 }
 
 /** The operation SOFA builds for a field, as the REST face executes it. */
@@ -52,7 +55,7 @@ function isPublic(route: DocumentedRoute) {
   return !options?.authScopes;
 }
 
-function describeRoute(schema: GraphQLSchema, route: DocumentedRoute, collector: SchemaCollector, sofa: ReturnType<typeof createSofa>, basePath: string): Operation {
+function describeRoute(schema: GraphQLSchema, route: DocumentedRoute, collector: SchemaCollector, sofa: ReturnType<typeof createSofa>, basePath: string, tagOf: (path: string) => string): Operation {
   const operation = restOperation(schema, route, sofa);
   const declared = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
   const args = route.field.args.filter((a) => declared.has(a.name));
@@ -103,7 +106,7 @@ function describeRoute(schema: GraphQLSchema, route: DocumentedRoute, collector:
     operationId: route.aliasOf ? `${route.field.name}_alias${route.aliasOf.index}` : route.field.name,
     summary: summaryOf(route.field.name) + (route.aliasOf ? ' (alias)' : ''),
     ...(description ? { description } : {}),
-    tags: [resourceTag(route.path)],
+    tags: [tagOf(route.path)],
     ...(isPublic(route) ? { security: [{}, ...anyCredential] } : {}),
     ...(parameters.length ? { parameters } : {}),
     responses: {
@@ -134,6 +137,8 @@ function describeRoute(schema: GraphQLSchema, route: DocumentedRoute, collector:
 /** The document, built once per schema (it walks every route's selection). */
 export function buildOpenApiDocument(schema: GraphQLSchema, options: DocumentOptions): Record<string, unknown> {
   const sofa = createSofa({ schema, depthLimit: options.depthLimit, basePath: options.basePath } as never);
+  const tagOf = resourceTagger(options.tags ?? []);
+  const tagDescriptions = [...(options.tags ?? []), documentationTag].map(({ name, description }) => ({ name, description }));
   const collector = new SchemaCollector();
   const paths: Record<string, Record<string, Operation>> = {};
   const add = (method: string, path: string, operation: Operation) => {
@@ -142,7 +147,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, options: DocumentOpt
     item[method.toLowerCase()] = operation;
   };
   for (const route of documentedRoutes(schema, options.routes, options.aliases)) {
-    add(route.method, route.path, describeRoute(schema, route, collector, sofa, options.basePath));
+    add(route.method, route.path, describeRoute(schema, route, collector, sofa, options.basePath, tagOf));
   }
   handWrittenOperations(paths, options.routes, options.aliases);
   const scalars = scalarComponents(collector.usedScalars().map((name) => schema.getType(name)!));

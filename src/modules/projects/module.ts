@@ -1,0 +1,14 @@
+import { defineModule } from '../../module.js';
+import { routes } from './schema.js';
+import { projectsEvents } from './events.js';
+import { ProjectPurge } from './purge.js';
+
+export default defineModule({
+  name: 'projects',
+  routes,
+  tags: [
+    { name: 'Projects', description: 'Projects, their settings, widget and keys.', segments: ['projects', 'widgets', 'keys'] },
+  ],
+  events: projectsEvents,
+  listeners: (services) => [new ProjectPurge(services.infra.database.prisma, services.infra.files, services.infra.logger)],
+});

@@ -1,0 +1,14 @@
+import { defineModule } from '../../module.js';
+import { routes } from './schema.js';
+import { routes as routes2 } from './invitation-schema.js';
+import { teammatesEvents } from './events.js';
+
+export default defineModule({
+  name: 'teammates',
+  routes: { ...routes, ...routes2 },
+  tags: [
+    { name: 'Teammates', description: 'Project users and their roles.', segments: ['project_users', 'teammate-by-user'] },
+    { name: 'Invitations', description: 'Invitations to join a project.', segments: ['invitations'] },
+  ],
+  events: teammatesEvents,
+});
