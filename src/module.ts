@@ -1,12 +1,36 @@
+import type { GraphQLSchema } from 'graphql';
 import type { DomainEventDefinition } from './events.js';
 import type { RestAliases, RestRoutes } from './graphql/record.js';
+import type { Db } from './infra/database.js';
 import type { EventConsumer } from './infra/event-consumers.js';
+import type { Infrastructure } from './infra/index.js';
 import type { JobQueue, JobType } from './infra/job-queue.js';
-import type { Services } from './services.js';
 
 // What a module says about itself, once: the platform's registries are loops over the list of
 // these (src/modules.ts). A module's folder holds its schema (GraphQL types and fields, registered
 // when its schema file is loaded), its service, its events and this description.
+
+/**
+ * Every module's services, by name: each module adds its own in its module.ts
+ * (`declare module '../../module.js' { interface ServiceRegistry { tags: TagService } }`).
+ */
+export interface ServiceRegistry {
+  infra: Infrastructure;
+}
+
+/** Every domain service, built once per process and shared by GraphQL, REST and workers (src/services.ts). */
+export type Services = ServiceRegistry;
+
+/** What a service is built from besides other services. */
+export interface ServiceTools {
+  infra: Infrastructure;
+  db: Db;
+  /** The API's schema: what leaves the platform (webhook and external-bot payloads) is rendered through it. */
+  schema: GraphQLSchema;
+}
+
+/** How a module builds each of its services, from the others (any module's) and the tools. */
+export type ServiceFactories = { [K in Exclude<keyof ServiceRegistry, 'infra'>]?: (services: Services, tools: ServiceTools) => ServiceRegistry[K] };
 
 /** An OpenAPI tag and the paths it covers: their first segments after the project (`requests/messages` for two). */
 export interface ApiTag {
@@ -17,6 +41,8 @@ export interface ApiTag {
 
 export interface PlatformModule {
   name: string;
+  /** Its services. */
+  services?: ServiceFactories;
   /** Its /v3 REST paths, one per GraphQL field (or written by hand), and older paths served as some of them. */
   routes?: RestRoutes;
   aliases?: RestAliases;

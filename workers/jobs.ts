@@ -1,7 +1,7 @@
 import type { JobQueue, JobType } from '../src/infra/job-queue.js';
 import type { PlatformModule } from '../src/module.js';
 import { platformModules } from '../src/modules.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/module.js';
 
 /**
  * The job catalogue: every job type, declared by the module that owns the work (its module.ts,

@@ -4,7 +4,7 @@ import { isAsyncIterable } from 'graphql-yoga';
 import { buildContext, type Context } from '../context.js';
 import { AppError } from '../errors.js';
 import type { LoggedEvent } from '../infra/event-log.js';
-import type { Services } from '../services.js';
+import type { Services } from '../module.js';
 import { EndableStream } from './endable-stream.js';
 import { watchProject } from './event-stream.js';
 import { rootArguments } from './root-arguments.js';

@@ -1,5 +1,5 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import type { Services } from '../services.js';
+import type { Services } from '../module.js';
 import { LiveAccess } from './live-access.js';
 import { configureReplay } from './replay-pages.js';
 

@@ -4,12 +4,29 @@ import { routes as routes2 } from './learning/test-suites-schema.js';
 import { kbEvents } from './events.js';
 import { indexJob } from './indexing/indexing.js';
 import { TestsAfterIndexing } from './learning/test-suites.js';
+import { KbService } from './service.js';
+import { ChatAnswerer } from './answering/answer.js';
 
 // A content whose document stays unreachable ends in status 400 after the last attempt.
 const kbIndexAttempts = 3;
 
+declare module '../../module.js' {
+  interface ServiceRegistry {
+    kb: KbService;
+    chatAnswerer: ChatAnswerer | null;
+  }
+}
+
 export default defineModule({
   name: 'kb',
+  services: {
+    kb: (_s, { infra }) => new KbService(infra),
+    /** The configured language model (LLM_BASE_URL), or none. */
+    chatAnswerer: (_s, { infra }) => {
+      const { llm, outbound } = infra.config;
+      return llm.baseUrl ? new ChatAnswerer({ ...llm, baseUrl: llm.baseUrl }, outbound) : null;
+    },
+  },
   routes: { ...routes, ...routes2 },
   tags: [
     { name: 'Knowledge base', description: 'Namespaces, contents and questions answered from them.', segments: ['kb'] },

@@ -2,9 +2,23 @@ import { defineModule } from '../../module.js';
 import { routes } from './schema.js';
 import { webhooksEvents } from './events.js';
 import { deliveryJob, firstAttemptsJob, firstAttemptsPerJob } from './delivery.js';
+import { payloadContext, RecordRenderer } from './render.js';
+import { WebhookService } from './service.js';
+
+declare module '../../module.js' {
+  interface ServiceRegistry {
+    records: RecordRenderer;
+    webhooks: WebhookService;
+  }
+}
 
 export default defineModule({
   name: 'webhooks',
+  services: {
+    /** Renders what leaves the platform (webhook and external-bot payloads) as REST shows it. */
+    records: (s, { schema }) => new RecordRenderer(() => schema, () => payloadContext(s)),
+    webhooks: (s, { db, infra }) => new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, s.records, infra.limiters),
+  },
   routes,
   tags: [
     { name: 'Webhooks', description: 'Webhook subscriptions and their deliveries.', segments: ['subscriptions', 'webhooks'] },
