@@ -1,4 +1,4 @@
-import type { Principal } from './modules/auth/service.js';
+import type { Principal } from './modules/auth/principal.js';
 import type { TeammateRecord } from './modules/teammates/service.js';
 import { roleAtLeast, type Role } from './modules/teammates/roles.js';
 import { forbidden, unauthenticated } from './errors.js';

@@ -169,7 +169,7 @@ describe('Authorization header', () => {
 
   it('rejects the token of a deleted user', async () => {
     const { token, user } = await t.newUser('deleted');
-    await t.services.auth.deleteAccount(user._id);
+    await t.services.accounts.deleteAccount(user._id);
     expect((await t.get('/v3/projects', { token })).status).toBe(401);
   });
 

@@ -147,7 +147,7 @@ describe('a live subscription', () => {
     const deleted = await member('agent');
     const socket = await socketOf(deleted.token);
     await liveSubscription(socket, 'events', 'projectEvents');
-    await t.services.auth.deleteAccount(deleted.userId);
+    await t.services.accounts.deleteAccount(deleted.userId);
     expect(errorCodes(await socket.waitFor(isEnd('events')))).toEqual(['UNAUTHENTICATED']);
   });
 

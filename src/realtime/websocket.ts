@@ -10,7 +10,7 @@ import { rateLimited } from '../http/rate-limit.js';
 import { AppError, asClientError } from '../errors.js';
 import { at, tokenExpiry } from './token-expiry.js';
 import { refuseUpgrade, SocketCaps, type SocketLimits } from './socket-caps.js';
-import { accountKey } from '../modules/auth/service.js';
+import { accountKey } from '../modules/auth/principal.js';
 
 // graphql-ws on the GraphQL path. Operations run through yoga's enveloped pipeline, so they get
 // the same context, auth scopes and limits as HTTP. The token travels in connection_init. Each

@@ -122,8 +122,8 @@ export class TestApp {
     // Setup, not the behaviour under test (auth.test.ts calls these routes): an app in this
     // process signs up and in through its service, a node in another process over HTTP.
     if (this.app) {
-      await this.services.auth.signup(account);
-      const { token, user } = await this.services.auth.signin({ email, password }, '127.0.0.1');
+      await this.services.accounts.signup(account);
+      const { token, user } = await this.services.sessions.signin({ email, password }, '127.0.0.1');
       return { email, password, token, user: { _id: user.id } };
     }
     const signup = await this.post('/v3/auth/signup', { body: account });

@@ -8,7 +8,7 @@ import type { Limiters } from '../../infra/rate-limit.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { actorAccount } from '../auth/actor-account.js';
-import type { ApiKeyAuthenticator, Principal } from '../auth/service.js';
+import type { ApiKeyAuthenticator, Principal } from '../auth/principal.js';
 import { CredentialRejected, CredentialThrottle } from '../auth/throttle.js';
 import type { TeammateRecord } from '../teammates/record.js';
 

@@ -1,6 +1,6 @@
 import { setDeviceCookie } from './device-cookie.js';
 import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
-import type { UserRecord } from './service.js';
+import type { UserRecord } from './principal.js';
 
 export const User = builder.objectRef<UserRecord>('User').implement({
   description: 'An account. Passwords are never exposed.',
@@ -45,14 +45,14 @@ builder.mutationFields((t) => ({
       firstname: t.arg.string(),
       lastname: t.arg.string(),
     },
-    resolve: async (_root, args, ctx) => ({ success: true, user: await ctx.services.auth.signup(args) }),
+    resolve: async (_root, args, ctx) => ({ success: true, user: await ctx.services.accounts.signup(args) }),
   }),
   signin: t.field({
     type: AuthResult,
     nullable: false,
     args: { email: t.arg.string(), password: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      const result = await ctx.services.auth.signin(args, ctx.clientIp, ctx.request.headers.get('cookie'));
+      const result = await ctx.services.sessions.signin(args, ctx.clientIp, ctx.request.headers.get('cookie'));
       // The browser is trusted for this account from now on (see device-cookie.ts).
       setDeviceCookie(ctx.request, result.deviceCookie, ctx.services.infra.config.env === 'production');
       return result;
@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Creates an anonymous end user and a guest membership in the project.',
     args: { id_project: t.arg.string(), firstname: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.signinAnonymously(args),
+    resolve: (_root, args, ctx) => ctx.services.sessions.signinAnonymously(args),
   }),
   signinWithCustomToken: t.field({
     type: AuthResult,
@@ -72,7 +72,7 @@ builder.mutationFields((t) => ({
       'Signs in a user of a project\'s own site. The Authorization header carries `JWT <token>`: HS256, signed with the ' +
       'project\'s secret (generateJwtSecret), `aud` https://tiledesk.com/projects/<project_id>, `sub` userexternal, ' +
       'payload {_id, firstname, lastname, email}. Finds or creates that user (per project) with a `user` teammate.',
-    resolve: (_root, _args, ctx) => ctx.services.auth.signinWithCustomToken(ctx.request.headers.get('authorization'), ctx.clientIp),
+    resolve: (_root, _args, ctx) => ctx.services.sessions.signinWithCustomToken(ctx.request.headers.get('authorization'), ctx.clientIp),
   }),
 }));
 
@@ -88,28 +88,28 @@ builder.mutationFields((t) => ({
     description: 'Changes the caller\'s password given the current one. Every earlier token stops working (on every node); the answer carries a new one.',
     args: { oldpassword: t.arg.string(), newpassword: t.arg.string() },
     authScopes: { authenticated: true },
-    resolve: async (_root, args, ctx) => ctx.services.auth.changePassword((await ctx.principal())!, args, ctx.clientIp),
+    resolve: async (_root, args, ctx) => ctx.services.accounts.changePassword((await ctx.principal())!, args, ctx.clientIp),
   }),
   requestPasswordReset: t.field({
     type: AuthAck,
     nullable: false,
     description: 'E-mails a single-use reset link if the e-mail has an account; answers the same, in the same time, either way.',
     args: { email: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.requestPasswordReset(args),
+    resolve: (_root, args, ctx) => ctx.services.accounts.requestPasswordReset(args),
   }),
   resetPassword: t.field({
     type: AuthResult,
     nullable: false,
     description: 'Sets a new password with the secret of a reset link (once, before it expires); signs out every other session.',
     args: { token: t.arg.string(), password: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.resetPassword(args),
+    resolve: (_root, args, ctx) => ctx.services.accounts.resetPassword(args),
   }),
   verifyEmail: t.field({
     type: AuthResult,
     nullable: false,
     description: 'Confirms the account\'s e-mail with the token of the link sent at sign-up: `emailverified` becomes true.',
     args: { token: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.auth.verifyEmail(args),
+    resolve: (_root, args, ctx) => ctx.services.accounts.verifyEmail(args),
   }),
   signOut: t.field({
     type: AuthAck,
@@ -117,21 +117,21 @@ builder.mutationFields((t) => ({
     description:
       'Ends the calling token (`JWT <token>`): within a second every node refuses it over REST, GraphQL and live sockets (its subscriptions end with 401). Other sessions go on.',
     authScopes: { authenticated: true },
-    resolve: async (_root, _args, ctx) => ctx.services.auth.signOut((await ctx.principal())!),
+    resolve: async (_root, _args, ctx) => ctx.services.sessions.signOut((await ctx.principal())!),
   }),
   signOutEverywhere: t.field({
     type: AuthAck,
     nullable: false,
     description: 'Ends every token of the caller\'s account, on every node, the calling one included (as a password change does).',
     authScopes: { authenticated: true },
-    resolve: async (_root, _args, ctx) => ctx.services.auth.signOutEverywhere((await ctx.principal())!),
+    resolve: async (_root, _args, ctx) => ctx.services.sessions.signOutEverywhere((await ctx.principal())!),
   }),
   resendVerification: t.field({
     type: AuthResult,
     nullable: false,
     description: 'E-mails the caller a new verification link (nothing when the e-mail is verified already).',
     authScopes: { authenticated: true },
-    resolve: async (_root, _args, ctx) => ctx.services.auth.resendVerification((await ctx.principal())!),
+    resolve: async (_root, _args, ctx) => ctx.services.accounts.resendVerification((await ctx.principal())!),
   }),
 }));
 
@@ -144,7 +144,7 @@ builder.mutationField('updateMe', (t) =>
     args: { firstname: t.arg.string(), lastname: t.arg.string() },
     authScopes: { authenticated: true },
     resolve: async (_root, args, ctx) =>
-      ctx.services.auth.updateProfile((await ctx.principal())!, { firstname: args.firstname ?? undefined, lastname: args.lastname ?? undefined }),
+      ctx.services.accounts.updateProfile((await ctx.principal())!, { firstname: args.firstname ?? undefined, lastname: args.lastname ?? undefined }),
   }),
 );
 

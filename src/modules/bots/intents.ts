@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import { listingInput, pageOf } from '../../listing.js';
 import { Prisma, type Intent } from '../../generated/prisma/client.js';
-import type { Principal } from '../auth/service.js';
+import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../../infra/database-errors.js';
 
 export type IntentRecord = Intent;

@@ -4,7 +4,7 @@ import { AppError, badInput, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { Emit, EventLog } from '../../infra/event-log.js';
 import { Prisma, type Bot, type Intent } from '../../generated/prisma/client.js';
-import type { Principal } from '../auth/service.js';
+import type { Principal } from '../auth/principal.js';
 import { botSender, signBotToken } from '../auth/bot-identity.js';
 import { newSecret } from '../webhooks/signature.js';
 import {

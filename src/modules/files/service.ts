@@ -5,7 +5,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { StoredFile } from '../../generated/prisma/client.js';
-import type { Principal } from '../auth/service.js';
+import type { Principal } from '../auth/principal.js';
 import type { TeammateRecord, TeammateService } from '../teammates/service.js';
 import { roleAtLeast } from '../teammates/roles.js';
 import { isAttachedFor } from './attachments.js';

@@ -5,7 +5,7 @@ import { forbidden, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Project } from '../../generated/prisma/client.js';
-import type { Principal } from '../auth/service.js';
+import type { Principal } from '../auth/principal.js';
 import { isWithin, parseOperatingHours, type OperatingHours } from './operating-hours.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { forgetPerRequest, perRequest } from '../../infra/request-scope.js';

@@ -114,7 +114,7 @@ builder.mutationFields((t) => ({
       lastname: t.arg.string(),
     },
     resolve: (_root, { invitation_id, ...input }, ctx) =>
-      ctx.services.teammates.invitations.signUp(invitation_id, definedArgs(input), ctx.services.auth),
+      ctx.services.teammates.invitations.signUp(invitation_id, definedArgs(input), ctx.services.accounts),
   }),
   declineInvitation: t.field({
     type: PendingInvitation,

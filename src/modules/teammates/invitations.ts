@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Invitation } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
-import type { Principal, UserRecord } from '../auth/service.js';
+import type { Principal, UserRecord } from '../auth/principal.js';
 import type { TeammateRecord } from './record.js';
 
 // An invitation is addressed to an e-mail and stays pending until the holder of the account with

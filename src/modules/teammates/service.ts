@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError, badInput, forbidden, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { Principal } from '../auth/service.js';
+import type { Principal } from '../auth/principal.js';
 import { roleAtLeast } from './roles.js';
 import { TtlCache } from '../../infra/ttl-cache.js';
 import { InvitationService } from './invitations.js';

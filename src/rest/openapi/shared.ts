@@ -2,7 +2,7 @@ import { errorStatus } from '../../errors.js';
 import type { JsonSchema } from './json-schema.js';
 
 // What every operation shares: the error body and its statuses, and the credentials
-// src/modules/auth accepts in `Authorization` (AuthService.authenticate).
+// src/modules/auth accepts in `Authorization` (Credentials.authenticate).
 
 export const errorBodySchema: JsonSchema = {
   type: 'object',
