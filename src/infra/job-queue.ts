@@ -54,6 +54,47 @@ export interface BackgroundTask {
   start(): Promise<() => Promise<void>>;
 }
 
+/**
+ * A sweep beside the workers: `sweep` once at start, then every `intervalMs`, never two at once (a
+ * tick while one runs is skipped); a failed sweep is logged (`failure`) and the next tries again.
+ * Stopping waits for the sweep in progress, then for `stopped` (work the sweeps started).
+ */
+export function periodicSweep(options: {
+  name: string;
+  intervalMs: number;
+  sweep: () => Promise<unknown>;
+  logger: Logger;
+  failure: string;
+  /** Told first when the task stops, so that a long sweep can end early. */
+  stopping?: () => void;
+  stopped?: () => Promise<unknown>;
+}): BackgroundTask {
+  return {
+    name: options.name,
+    start: async () => {
+      let stopping = false;
+      let sweeping: Promise<unknown> | undefined;
+      const tick = () => {
+        if (stopping) return;
+        sweeping ??= options
+          .sweep()
+          .catch((error) => options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, options.failure))
+          .finally(() => (sweeping = undefined));
+      };
+      const timer = setInterval(tick, options.intervalMs);
+      timer.unref();
+      tick();
+      return async () => {
+        stopping = true;
+        options.stopping?.();
+        clearInterval(timer);
+        await sweeping;
+        await options.stopped?.();
+      };
+    },
+  };
+}
+
 export interface EnqueueOptions {
   /** Idempotency key: a second enqueue with the same id is ignored while the first exists. */
   jobId?: string;

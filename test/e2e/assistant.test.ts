@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from '../helpers/app.js';
-import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
+import { launchBrowser, OpenedPages, type OpenedPage } from '../helpers/browser.js';
 import { eventually, newRequestId, onlyAvailable, send } from '../helpers/conversations.js';
 import { consumerCaughtUp } from '../helpers/event-consumers.js';
 
@@ -20,20 +20,10 @@ const artifacts = new URL('../artifacts/', import.meta.url).pathname;
 const resetAnswer = 'Open Settings, then Security, and press Reset password: a link arrives by e-mail.';
 const parcelAnswer = 'Parcels ship within two days; the tracking link is in your order e-mail.';
 
-interface Watched extends WatchedPage {
-  context: BrowserContext;
-}
-const opened: Watched[] = [];
+const pages = new OpenedPages(() => browser);
 
-async function openConsole(path: string, viewport = { width: 1280, height: 860 }, as: { token: string; userId: string } = p.agent): Promise<Watched> {
-  const context = await browser.newContext({ viewport });
-  const auth = JSON.stringify({ token: as.token, userId: as.userId, name: as === p.agent ? 'Agent' : 'Admin' });
-  await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
-  const watched = Object.assign(await watchPage(await context.newPage()), { context });
-  opened.push(watched);
-  await watched.page.goto(`${t.baseUrl}${path}`);
-  return watched;
-}
+const openConsole = (path: string, viewport?: { width: number; height: number }, as: { token: string; userId: string } = p.agent): Promise<OpenedPage> =>
+  pages.console(`${t.baseUrl}${path}`, { ...as, name: as === p.agent ? 'Agent' : 'Admin' }, { viewport });
 
 /** A conversation the agent answered, tagged and closed: what the assistant learns from. */
 async function resolved(question: string, answer: string, tag: string) {
@@ -59,7 +49,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const w of opened) await w.context.close().catch(() => {});
+  await pages.close();
   await browser?.close();
   await t?.close();
 });

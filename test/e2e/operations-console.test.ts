@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from '../helpers/app.js';
-import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
+import { launchBrowser, OpenedPages } from '../helpers/browser.js';
 import { newRequestId, onlyAvailable, send } from '../helpers/conversations.js';
 
 // A support lead's operations in the console, in real headless Chromium (issue 38, items 3, 4 and
@@ -15,21 +15,11 @@ let p: SeededProject;
 let browser: Browser;
 const artifacts = new URL('../artifacts/', import.meta.url).pathname;
 
-interface Watched extends WatchedPage {
-  context: BrowserContext;
-}
-const opened: Watched[] = [];
+const pages = new OpenedPages(() => browser);
 
 /** The console signed in as `as` (the token goes in as the sign-in form would leave it), at `path`. */
-async function openConsole(path: string, as: { token: string; userId: string }, viewport = { width: 1280, height: 860 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const auth = JSON.stringify({ token: as.token, userId: as.userId, name: 'Lead' });
-  await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
-  const watched = Object.assign(await watchPage(await context.newPage()), { context });
-  opened.push(watched);
-  await watched.page.goto(`${t.baseUrl}${path}`);
-  return watched;
-}
+const openConsole = (path: string, as: { token: string; userId: string }, viewport?: { width: number; height: number }) =>
+  pages.console(`${t.baseUrl}${path}`, { ...as, name: 'Lead' }, { viewport, contextOptions: { acceptDownloads: true } });
 
 /** A conversation the project's visitor opens with these messages; its request_id and ticket. */
 async function visitorWrites(...texts: string[]) {
@@ -48,7 +38,8 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  for (const w of opened) expect(w.problems).toEqual([]);
+  for (const w of pages.all) expect(w.problems).toEqual([]);
+  await pages.close();
   await browser?.close();
   await t?.close();
 });

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from '../helpers/app.js';
-import { launchBrowser, watchPage, type WatchedPage } from '../helpers/browser.js';
+import { launchBrowser, OpenedPages, type OpenedPage } from '../helpers/browser.js';
 import { onlyAvailable, openRequest } from '../helpers/conversations.js';
 
 // A support lead's week, as one journey in real headless Chromium (issue 38): on Monday a new
@@ -23,22 +23,12 @@ const artifacts = new URL('../artifacts/', import.meta.url).pathname;
 const desktop = { width: 1280, height: 860 };
 const phone = { width: 390, height: 844 };
 
-interface Watched extends WatchedPage {
-  context: BrowserContext;
-}
-const opened: Watched[] = [];
+type Watched = OpenedPage;
+const pages = new OpenedPages(() => browser);
 
 /** The console signed in as the support lead (an admin of the project), at `path`. */
-async function openConsole(path: string, viewport = desktop, init?: (context: BrowserContext) => Promise<void>) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const auth = JSON.stringify({ token: p.admin.token, userId: p.admin.userId, name: 'Lead' });
-  await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
-  await init?.(context);
-  const watched = Object.assign(await watchPage(await context.newPage()), { context });
-  opened.push(watched);
-  await watched.page.goto(`${t.baseUrl}${path}`);
-  return watched;
-}
+const openConsole = (path: string, viewport = desktop, init?: (context: BrowserContext) => Promise<void>) =>
+  pages.console(`${t.baseUrl}${path}`, { ...p.admin, name: 'Lead' }, { viewport, init, contextOptions: { acceptDownloads: true } });
 
 /** A tab left in the background, recording every browser notification it raises. */
 async function backgroundTab(context: BrowserContext) {
@@ -81,7 +71,8 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  for (const w of opened) expect(w.problems).toEqual([]);
+  for (const w of pages.all) expect(w.problems).toEqual([]);
+  await pages.close();
   await browser?.close();
   await t?.close();
 });

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 // Real headless Chromium (Debian's /usr/bin/chromium) for the pages people open: the docs and
 // GraphiQL. Every request that does not go to 127.0.0.1 is aborted, so a page that still needs
@@ -95,4 +95,58 @@ export async function watchPage(page: Page): Promise<WatchedPage> {
       expectedLogs.push(status);
     },
   };
+}
+
+/** A page a test opened, with its own browser context (its cookies, storage and viewport). */
+export interface OpenedPage extends WatchedPage {
+  context: BrowserContext;
+}
+
+/** Who the console is signed in as: what its sign-in form leaves in localStorage. */
+export interface ConsoleSession {
+  token: string;
+  userId: string;
+  name?: string;
+}
+
+export interface OpenOptions {
+  viewport?: { width: number; height: number };
+  /** Runs on the new context before its page opens (init scripts, routes, permissions). */
+  init?: (context: BrowserContext) => Promise<void>;
+  contextOptions?: BrowserContextOptions;
+}
+
+export const desktopViewport = { width: 1280, height: 860 };
+
+/** The pages one test file opens in one browser, each in a context of its own and watched (watchPage). */
+export class OpenedPages {
+  readonly all: OpenedPage[] = [];
+
+  constructor(private browser: () => Browser) {}
+
+  async open(options: OpenOptions = {}): Promise<OpenedPage> {
+    const context = await this.browser().newContext({ viewport: options.viewport ?? desktopViewport, ...options.contextOptions });
+    await options.init?.(context);
+    const opened = Object.assign(await watchPage(await context.newPage()), { context });
+    this.all.push(opened);
+    return opened;
+  }
+
+  /** The agent console at `url`, signed in as `as`. */
+  async console(url: string, as: ConsoleSession, options: OpenOptions = {}): Promise<OpenedPage> {
+    const auth = JSON.stringify({ token: as.token, userId: as.userId, name: as.name ?? 'Agent' });
+    const opened = await this.open({
+      ...options,
+      init: async (context) => {
+        await context.addInitScript((value) => localStorage.setItem('support-console:auth', value), auth);
+        await options.init?.(context);
+      },
+    });
+    await opened.page.goto(url);
+    return opened;
+  }
+
+  async close() {
+    for (const opened of this.all) await opened.context.close().catch(() => {});
+  }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badInput, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
-import type { BackgroundTask } from '../../infra/job-queue.js';
+import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { AuditEntry } from '../../generated/prisma/client.js';
 import { listingInput, pageOf } from '../../listing.js';
@@ -76,23 +76,12 @@ export class AuditService {
 
   /** Runs beside the workers: the retention sweep (deleting twice, from two nodes, is harmless). */
   retentionTask(): BackgroundTask {
-    return {
+    return periodicSweep({
       name: 'audit-retention',
-      start: async () => {
-        let running: Promise<unknown> | undefined;
-        const tick = () => {
-          running ??= this.removeExpired()
-            .catch((error) => this.logger.warn({ err: (error as Error).message }, 'audit retention sweep failed'))
-            .finally(() => (running = undefined));
-        };
-        const timer = setInterval(tick, this.sweepIntervalMs);
-        timer.unref();
-        tick();
-        return async () => {
-          clearInterval(timer);
-          await running;
-        };
-      },
-    };
+      intervalMs: this.sweepIntervalMs,
+      sweep: () => this.removeExpired(),
+      logger: this.logger,
+      failure: 'audit retention sweep failed',
+    });
   }
 }

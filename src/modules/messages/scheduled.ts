@@ -3,7 +3,7 @@ import { AppError, badInput, conflict, notFound, parseInput } from '../../errors
 import type { ScheduledMessage } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { BackgroundTask } from '../../infra/job-queue.js';
+import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { RequestService } from '../requests/service.js';
 import { checkRequestId, fullName, findRequest, transactionWithRetry } from '../requests/store.js';
@@ -181,22 +181,12 @@ export class ScheduledMessages {
 
   /** The sweep beside this process's workers: once at start, then every interval. */
   backgroundTask(): BackgroundTask {
-    return {
+    return periodicSweep({
       name: 'scheduled-messages',
-      start: async () => {
-        let stopped = false;
-        let sweeping: Promise<unknown> | undefined;
-        const tick = () => {
-          if (!stopped) sweeping ??= this.sendDue().catch((error) => this.logger.error({ err: error }, 'scheduled message sweep failed')).finally(() => (sweeping = undefined));
-        };
-        const timer = setInterval(tick, this.sweepIntervalMs);
-        tick();
-        return async () => {
-          stopped = true;
-          clearInterval(timer);
-          await sweeping;
-        };
-      },
-    };
+      intervalMs: this.sweepIntervalMs,
+      sweep: () => this.sendDue(),
+      logger: this.logger,
+      failure: 'scheduled message sweep failed',
+    });
   }
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
-import type { BackgroundTask } from '../../infra/job-queue.js';
+import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { namedPath } from '../leads/privacy.js';
 import { RequestStatus } from './states.js';
@@ -96,25 +96,14 @@ export class RequestRetention {
 
   /** Runs beside the workers; stopping it waits for the batch in progress only. */
   task(): BackgroundTask {
-    return {
+    this.stopping = false;
+    return periodicSweep({
       name: 'request-retention',
-      start: async () => {
-        this.stopping = false;
-        let running: Promise<unknown> | undefined;
-        const tick = () => {
-          running ??= this.sweep()
-            .catch((error) => this.logger.warn({ err: (error as Error).message }, 'retention sweep failed; the next one resumes'))
-            .finally(() => (running = undefined));
-        };
-        const timer = setInterval(tick, this.sweepIntervalMs);
-        timer.unref();
-        tick();
-        return async () => {
-          this.stopping = true;
-          clearInterval(timer);
-          await running;
-        };
-      },
-    };
+      intervalMs: this.sweepIntervalMs,
+      sweep: () => this.sweep(),
+      logger: this.logger,
+      failure: 'retention sweep failed; the next one resumes',
+      stopping: () => (this.stopping = true),
+    });
   }
 }

@@ -1,7 +1,7 @@
 import type { SlaTimer } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import type { BackgroundTask } from '../../infra/job-queue.js';
+import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import { transactionWithRetry } from '../requests/store.js';
 import { applySla } from './apply.js';
@@ -100,22 +100,12 @@ export class SlaTimers {
 
   /** The sweep beside this process's workers: once at start, then every interval. */
   backgroundTask(): BackgroundTask {
-    return {
+    return periodicSweep({
       name: 'sla-timers',
-      start: async () => {
-        let stopped = false;
-        let sweeping: Promise<unknown> | undefined;
-        const tick = () => {
-          if (!stopped) sweeping ??= this.fireDue().catch((error) => this.logger.error({ err: error }, 'SLA timer sweep failed')).finally(() => (sweeping = undefined));
-        };
-        const timer = setInterval(tick, this.sweepIntervalMs);
-        tick();
-        return async () => {
-          stopped = true;
-          clearInterval(timer);
-          await sweeping;
-        };
-      },
-    };
+      intervalMs: this.sweepIntervalMs,
+      sweep: () => this.fireDue(),
+      logger: this.logger,
+      failure: 'SLA timer sweep failed',
+    });
   }
 }

@@ -5,7 +5,7 @@ import type { EventConsumer } from '../../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../../infra/event-log.js';
 import type { EventBus } from '../../../infra/event-bus.js';
 import type { Infrastructure } from '../../../infra/index.js';
-import type { BackgroundTask, JobQueue } from '../../../infra/job-queue.js';
+import { periodicSweep, type BackgroundTask, type JobQueue } from '../../../infra/job-queue.js';
 import type { Logger } from '../../../infra/logger.js';
 import type { RecordRenderer } from '../../webhooks/render.js';
 import type { QaService } from '../../kb/answering/qa.js';
@@ -169,25 +169,14 @@ export class BotEngine {
 
   /** Run beside the workers: on shutdown, the turns in progress finish first. */
   backgroundTask(): BackgroundTask {
-    return {
+    return periodicSweep({
       name: 'bots',
-      start: async () => {
-        let stopped = false;
-        let sweeping: Promise<unknown> | undefined;
-        const tick = () => {
-          if (!stopped) sweeping ??= this.sweep().finally(() => (sweeping = undefined));
-        };
-        const timer = setInterval(tick, this.sweepSettings.sweepIntervalMs);
-        timer.unref();
-        tick();
-        return async () => {
-          stopped = true;
-          clearInterval(timer);
-          await sweeping;
-          await Promise.allSettled([...this.turns.values()]);
-        };
-      },
-    };
+      intervalMs: this.sweepSettings.sweepIntervalMs,
+      sweep: () => this.sweep(),
+      logger: this.logger,
+      failure: 'bot sweep failed',
+      stopped: () => Promise.allSettled([...this.turns.values()]),
+    });
   }
 
   /**
