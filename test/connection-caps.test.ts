@@ -122,6 +122,11 @@ describe('connection caps: many clients behind one address', () => {
     const sockets = Array.from({ length: 20 }, () => openSocket('127.0.0.63', token));
     try {
       await Promise.all(sockets.map((s) => s.outcome));
+      // Full: one more is refused...
+      const refused = openSocket('127.0.0.63', token);
+      sockets.push(refused);
+      expect((await refused.outcome).closed?.code).toBe(4429);
+      // ...until one of the twenty closes.
       const closed = new Promise((resolve) => sockets[0].ws.once('close', resolve));
       sockets[0].ws.close();
       await closed;
