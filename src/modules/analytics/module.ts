@@ -14,7 +14,5 @@ export default defineModule({
     analytics: (_s, { db }) => new AnalyticsService(db),
   },
   routes,
-  tags: [
-    { name: 'Analytics', description: 'Counts and aggregates of requests and messages.', segments: ['analytics'] },
-  ],
+  tags: [{ name: 'Analytics', description: 'Counts and aggregates of requests and messages.', segments: ['analytics'] }],
 });

@@ -15,8 +15,6 @@ export default defineModule({
     apiKeys: (_s, { db, infra }) => new ApiKeyService(db, infra.eventLog, infra.config, infra.limiters),
   },
   routes,
-  tags: [
-    { name: 'API keys', description: "Keys that call the API as a project's integration.", segments: ['api_keys'] },
-  ],
+  tags: [{ name: 'API keys', description: "Keys that call the API as a project's integration.", segments: ['api_keys'] }],
   events: apiKeysEvents,
 });

@@ -14,9 +14,7 @@ export default defineModule({
     audit: (_s, { db, infra }) => new AuditService(db, infra.config.auditRetentionDays, infra.config.retentionSweepIntervalMs, infra.logger),
   },
   routes,
-  tags: [
-    { name: 'Audit', description: "The project's audit log: who changed what, when and from where.", segments: ['audit'] },
-  ],
+  tags: [{ name: 'Audit', description: "The project's audit log: who changed what, when and from where.", segments: ['audit'] }],
   jobs: (queue, services) => {
     // Audit entries past AUDIT_RETENTION_DAYS.
     queue.runBeside(services.audit.retentionTask());

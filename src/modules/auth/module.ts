@@ -22,7 +22,5 @@ export default defineModule({
     sessions: (s, { db, infra }) => new Sessions(db, infra.eventLog, infra.config, s.auth, s.projects),
   },
   routes,
-  tags: [
-    { name: 'Auth', description: 'Sign-up, sign-in and the signed-in account.', segments: ['auth'] },
-  ],
+  tags: [{ name: 'Auth', description: 'Sign-up, sign-in and the signed-in account.', segments: ['auth'] }],
 });

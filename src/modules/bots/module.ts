@@ -23,9 +23,7 @@ export default defineModule({
   },
   routes,
   aliases,
-  tags: [
-    { name: 'Bots', description: 'Bots and their intents (FAQ).', segments: ['bots', 'faq_kb', 'faq'] },
-  ],
+  tags: [{ name: 'Bots', description: 'Bots and their intents (FAQ).', segments: ['bots', 'faq_kb', 'faq'] }],
   events: botsEvents,
   listeners: (services) => [services.botEngine.consumer],
   jobTypes: [externalBotJob],

@@ -15,8 +15,6 @@ export default defineModule({
     canned: (_s, { db, infra }) => new CannedService(db, infra.eventLog),
   },
   routes,
-  tags: [
-    { name: 'Canned responses', description: 'Saved answers.', segments: ['canned'] },
-  ],
+  tags: [{ name: 'Canned responses', description: 'Saved answers.', segments: ['canned'] }],
   events: cannedEvents,
 });

@@ -14,7 +14,5 @@ export default defineModule({
     customEvents: (_s, { db, infra }) => new CustomEventService(db, infra.eventLog),
   },
   routes,
-  tags: [
-    { name: 'Custom events', description: 'Events sent by clients.', segments: ['events'] },
-  ],
+  tags: [{ name: 'Custom events', description: 'Events sent by clients.', segments: ['events'] }],
 });

@@ -15,8 +15,6 @@ export default defineModule({
     departments: (_s, { db, infra }) => new DepartmentService(db, infra.eventLog),
   },
   routes,
-  tags: [
-    { name: 'Departments', description: 'Where requests are routed.', segments: ['departments'] },
-  ],
+  tags: [{ name: 'Departments', description: 'Where requests are routed.', segments: ['departments'] }],
   events: departmentsEvents,
 });

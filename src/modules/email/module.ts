@@ -15,9 +15,7 @@ export default defineModule({
     email: (_s, { infra }) => createEmailServices(infra),
   },
   routes,
-  tags: [
-    { name: 'E-mails', description: 'E-mails sent on behalf of a project.', segments: ['emails'] },
-  ],
+  tags: [{ name: 'E-mails', description: 'E-mails sent on behalf of a project.', segments: ['emails'] }],
   listeners: (services) => [services.email.notifications, services.email.invitations],
   jobTypes: [emailJob],
   jobs: (queue, services) => {

@@ -15,8 +15,6 @@ export default defineModule({
     files: (s, { db, infra }) => new FileService(db, infra.eventLog, infra.files, s.teammates, infra.config.files),
   },
   routes,
-  tags: [
-    { name: 'Files', description: 'Uploads and downloads of files and images.', segments: ['files', 'images'] },
-  ],
+  tags: [{ name: 'Files', description: 'Uploads and downloads of files and images.', segments: ['files', 'images'] }],
   events: filesEvents,
 });

@@ -15,8 +15,6 @@ export default defineModule({
     groups: (s, { db, infra }) => new GroupService(db, infra.eventLog, s.departments),
   },
   routes,
-  tags: [
-    { name: 'Groups', description: 'Groups of teammates.', segments: ['groups'] },
-  ],
+  tags: [{ name: 'Groups', description: 'Groups of teammates.', segments: ['groups'] }],
   events: groupsEvents,
 });

@@ -28,9 +28,7 @@ export default defineModule({
     },
   },
   routes: { ...routes, ...routes2 },
-  tags: [
-    { name: 'Knowledge base', description: 'Namespaces, contents and questions answered from them.', segments: ['kb'] },
-  ],
+  tags: [{ name: 'Knowledge base', description: 'Namespaces, contents and questions answered from them.', segments: ['kb'] }],
   events: kbEvents,
   // A knowledge base's batch tests run after each indexing of it.
   listeners: (services) => [new TestsAfterIndexing(services.kb.tests, services.infra.logger)],

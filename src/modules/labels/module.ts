@@ -15,8 +15,6 @@ export default defineModule({
     labels: (_s, { db, infra }) => new LabelService(db, infra.eventLog),
   },
   routes,
-  tags: [
-    { name: 'Labels', description: 'Translations of the widget and e-mail texts.', segments: ['labels'] },
-  ],
+  tags: [{ name: 'Labels', description: 'Translations of the widget and e-mail texts.', segments: ['labels'] }],
   events: labelsEvents,
 });

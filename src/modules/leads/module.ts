@@ -18,8 +18,6 @@ export default defineModule({
     leadPrivacy: (_s, { db, infra }) => new LeadPrivacy(db, infra.eventLog, infra.files, infra.logger),
   },
   routes,
-  tags: [
-    { name: 'Leads', description: 'Visitors and contacts.', segments: ['leads'] },
-  ],
+  tags: [{ name: 'Leads', description: 'Visitors and contacts.', segments: ['leads'] }],
   events: leadsEvents,
 });

@@ -20,9 +20,7 @@ export default defineModule({
       new ScheduledMessages(db, infra.eventLog, s.requests, s.messages, s.teammates, infra.logger, infra.config.timers.sweepIntervalMs),
   },
   routes: { ...routes, ...routes2 },
-  tags: [
-    { name: 'Messages', description: 'Messages of a request.', segments: ['requests/messages'] },
-  ],
+  tags: [{ name: 'Messages', description: 'Messages of a request.', segments: ['requests/messages'] }],
   events: messagesEvents,
   jobs: (queue, services) => {
     // Scheduled messages: every process sweeps the due ones; each is sent once (scheduled.ts).

@@ -16,9 +16,7 @@ export default defineModule({
     projects: (_s, { db, infra }) => new ProjectService(db, infra.eventLog, infra.config.projectCacheMs),
   },
   routes,
-  tags: [
-    { name: 'Projects', description: 'Projects, their settings, widget and keys.', segments: ['projects', 'widgets', 'keys'] },
-  ],
+  tags: [{ name: 'Projects', description: 'Projects, their settings, widget and keys.', segments: ['projects', 'widgets', 'keys'] }],
   events: projectsEvents,
   listeners: (services) => [new ProjectPurge(services.infra.database.prisma, services.infra.files, services.infra.logger)],
 });

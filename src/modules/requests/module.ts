@@ -25,9 +25,7 @@ export default defineModule({
     seen: (s, { db, infra }) => new SeenService(db, infra.eventLog, s.requests),
   },
   routes,
-  tags: [
-    { name: 'Requests', description: 'Conversations: their state, participants, notes and tags.', segments: ['requests'] },
-  ],
+  tags: [{ name: 'Requests', description: 'Conversations: their state, participants, notes and tags.', segments: ['requests'] }],
   events: requestsEvents,
   jobs: (queue, services) => {
     // Closed conversations past their project's retention_days.

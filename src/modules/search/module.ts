@@ -14,7 +14,5 @@ export default defineModule({
     search: (_s, { db }) => new SearchService(db),
   },
   routes,
-  tags: [
-    { name: 'Search', description: 'Requests, messages and leads matching words.', segments: ['search'] },
-  ],
+  tags: [{ name: 'Search', description: 'Requests, messages and leads matching words.', segments: ['search'] }],
 });

@@ -15,8 +15,6 @@ export default defineModule({
     segments: (_s, { db, infra }) => new SegmentService(db, infra.eventLog),
   },
   routes,
-  tags: [
-    { name: 'Segments', description: 'Saved lead filters.', segments: ['segments'] },
-  ],
+  tags: [{ name: 'Segments', description: 'Saved lead filters.', segments: ['segments'] }],
   events: segmentsEvents,
 });

@@ -15,8 +15,6 @@ export default defineModule({
     tags: (_s, { db, infra }) => new TagService(db, infra.eventLog),
   },
   routes,
-  tags: [
-    { name: 'Tags', description: 'Tags for requests.', segments: ['tags'] },
-  ],
+  tags: [{ name: 'Tags', description: 'Tags for requests.', segments: ['tags'] }],
   events: tagsEvents,
 });

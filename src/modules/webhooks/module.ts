@@ -20,9 +20,7 @@ export default defineModule({
     webhooks: (s, { db, infra }) => new WebhookService(db, infra.eventLog, infra.bus, infra.queue, infra.config, infra.logger, s.records, infra.limiters),
   },
   routes,
-  tags: [
-    { name: 'Webhooks', description: 'Webhook subscriptions and their deliveries.', segments: ['subscriptions', 'webhooks'] },
-  ],
+  tags: [{ name: 'Webhooks', description: 'Webhook subscriptions and their deliveries.', segments: ['subscriptions', 'webhooks'] }],
   events: webhooksEvents,
   listeners: (services) => [services.webhooks.dispatcher],
   jobTypes: [deliveryJob, firstAttemptsJob],
