@@ -23,7 +23,8 @@ CREATE TABLE "RequestMessageTally" (
 -- Adds what a statement wrote (rows of "changed_new") and takes off what it removed (rows of
 -- "changed_old"), per request and sender, in key order (so two statements over the same requests
 -- lock their rows in the same order). An update that moves no message (a receipt) writes nothing.
--- TRUNCATE empties the tally.
+-- A row left at zero (or below, should the tally have been emptied before the messages, as a
+-- project's purge could) is removed. TRUNCATE empties the tally.
 CREATE FUNCTION "Message_tally_move"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
   IF TG_OP = ''TRUNCATE'' THEN
@@ -36,6 +37,8 @@ BEGIN
     INSERT INTO "RequestMessageTally" ("id_project", "request_id", "sender", "messages")
       SELECT "id_project", "request_id", "sender", -count(*) FROM "changed_old" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
       ON CONFLICT ("id_project", "request_id", "sender") DO UPDATE SET "messages" = "RequestMessageTally"."messages" + excluded."messages"\073
+    DELETE FROM "RequestMessageTally" t USING (SELECT DISTINCT "id_project", "request_id", "sender" FROM "changed_old") AS o
+      WHERE t."id_project" = o."id_project" AND t."request_id" = o."request_id" AND t."sender" = o."sender" AND t."messages" <= 0\073
   ELSE
     INSERT INTO "RequestMessageTally" ("id_project", "request_id", "sender", "messages")
       SELECT "id_project", "request_id", "sender", sum("n") FROM (
@@ -43,6 +46,10 @@ BEGIN
         UNION ALL SELECT "id_project", "request_id", "sender", -1 FROM "changed_old"
       ) AS "moved" GROUP BY 1, 2, 3 HAVING sum("n") <> 0 ORDER BY 1, 2, 3
       ON CONFLICT ("id_project", "request_id", "sender") DO UPDATE SET "messages" = "RequestMessageTally"."messages" + excluded."messages"\073
+    IF FOUND THEN
+      DELETE FROM "RequestMessageTally" t USING (SELECT DISTINCT "id_project", "request_id", "sender" FROM "changed_old") AS o
+        WHERE t."id_project" = o."id_project" AND t."request_id" = o."request_id" AND t."sender" = o."sender" AND t."messages" <= 0\073
+    END IF\073
   END IF\073
   RETURN NULL\073
 END
