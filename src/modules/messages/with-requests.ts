@@ -12,9 +12,12 @@ import { knowRelations, relationObject, relationsFromRow, type RelationRow } fro
 export const requestDates = allDates<Request>()(['assigned_at', 'first_response_at', 'closed_at', 'createdAt', 'updatedAt']);
 export const messageDates = allDates<Message>()(['createdAt', 'updatedAt']);
 
-/** A row's scalar columns as one JSON object (`alias` names the row). */
+/**
+ * A row's scalar columns as one JSON object (`alias` names the row): `row_to_json` of a subselect,
+ * as `json_build_object` takes at most 100 arguments (a model of 40 columns already needs 80).
+ */
 const columnsJson = (alias: string, fields: Record<string, string>) =>
-  Prisma.raw(`json_build_object(${Object.values(fields).map((field) => `'${field}', ${alias}."${field}"`).join(', ')})`);
+  Prisma.raw(`(SELECT row_to_json("c") FROM (SELECT ${Object.values(fields).map((field) => `${alias}."${field}"`).join(', ')}) AS "c")`);
 
 interface Found {
   messages: Array<Record<string, unknown>> | null;
