@@ -68,7 +68,6 @@ interface WrittenJson {
 /** A row as `row_to_json` writes it: timestamps (UTC, no zone) are text. */
 type Json<T> = { [K in keyof T]: NonNullable<T[K]> extends Date ? string | Extract<T[K], null> : T[K] };
 
-
 /**
  * Per post, on its locked request `r` and its input row `x`: the first of `batchFallbacks` that
  * holds (the reason the general path takes it), or NULL when the batch writes it. The author comes
