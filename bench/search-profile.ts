@@ -1,7 +1,8 @@
 // Where a common-words search spends its time, stage by stage, inside one request (issue 39):
 // every SQL statement (timed at the driver), the search service's own part, JSON serialisation,
 // and the rest (GraphQL execution: resolvers, loaders' JavaScript, rendering). Production mode.
-// `npx tsx bench/search-profile.ts [rounds]`; PROFILE_CPU=1 also writes a CPU profile.
+// `npx tsx bench/search-profile.ts [rounds]`; PROFILE_CPU=1 also writes a CPU profile;
+// PROFILE_CASE=mixed profiles the bench's other project and queries instead.
 import '../src/env-file.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -9,7 +10,7 @@ import pg from 'pg';
 import { startServer } from '../src/server.js';
 import { productionConfig } from './environment.js';
 import { json, percentile } from './lib.js';
-import { seedCommonWords } from './search.bench.js';
+import { queries as mixedQueries, seed, seedCommonWords, twoWordQueries } from './search.bench.js';
 
 interface Statement {
   text: string;
@@ -56,7 +57,9 @@ JSON.stringify = function (...args: Parameters<typeof JSON.stringify>) {
 } as typeof JSON.stringify;
 
 const rounds = Number(process.argv[2] ?? 5);
-const queries = ['order refund', 'parcel delivery', 'invoice payment', 'account password', 'broken return', 'courier tracking', 'refund recei', 'cancel ord'];
+// PROFILE_CASE=mixed: the bench's other project (100,000 messages in 2,000 requests) and its queries.
+const mixed = process.env.PROFILE_CASE === 'mixed';
+const queries = mixed ? mixedQueries : twoWordQueries;
 
 const production = await productionConfig();
 const server = await startServer(production.config, { inMemory: true });
@@ -67,9 +70,10 @@ try {
     const signin = await json(`${server.url}/v3/auth/signin`, 'POST', undefined, { email, password: 'bench password 1' });
     return { email, token: signin.token as string, userId: signin.user._id as string };
   };
-  const owner = await account('owner');
-  const agent = await account('agent');
-  const common = await seedCommonWords(server, owner, agent);
+  const seeded = mixed ? await seed(server) : null;
+  const owner = seeded?.owner ?? (await account('owner'));
+  const agent = seeded?.agent ?? (await account('agent'));
+  const common = seeded ? { projectId: seeded.projectId } : await seedCommonWords(server, owner, agent);
   const services = server.app.services as unknown as { search: { search: (...a: unknown[]) => Promise<unknown> } };
   let serviceMs = 0;
   const search = services.search.search.bind(services.search);

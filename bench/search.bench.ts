@@ -39,9 +39,9 @@ const shopWords = [
   'order', 'refund', 'parcel', 'delivery', 'invoice', 'payment', 'account', 'password', 'address', 'cancel',
   'discount', 'coupon', 'broken', 'return', 'exchange', 'warranty', 'repair', 'courier', 'tracking', 'receipt',
 ];
-const twoWordQueries = ['order refund', 'parcel delivery', 'invoice payment', 'account password', 'broken return', 'courier tracking', 'refund recei', 'cancel ord'];
+export const twoWordQueries = ['order refund', 'parcel delivery', 'invoice payment', 'account password', 'broken return', 'courier tracking', 'refund recei', 'cancel ord'];
 
-const queries = ['refund', 'refun', 'deliv', 'password reset', 'damaged parcel', 'warranty', 'subscr', 'tok12345', 'tok777 refund', 'nothingmatches'];
+export const queries = ['refund', 'refun', 'deliv', 'password reset', 'damaged parcel', 'warranty', 'subscr', 'tok12345', 'tok777 refund', 'nothingmatches'];
 
 async function account(server: RunningServer, name: string) {
   const email = `bench.${name}.${Date.now()}@example.test`;
