@@ -59,6 +59,29 @@ describe('unread counts', () => {
     expect((await one(requestId, p.admin.token)).body.unread).toBe(1);
   });
 
+  it('counts a never-seen request as a recount would, after an import, a merge and a deletion', async () => {
+    const kept = await openRequest(t, p, { text: 'first' });
+    await send(t, p.projectId, p.agent.token, kept, { text: 'my own reply does not count' });
+    const imported = await openRequest(t, p, { text: 'to be merged' });
+    const importedMessages = [
+      { text: 'an old question', sender: 'crm-user-1', createdAt: '2024-01-01T10:00:00.000Z' },
+      { text: 'an old answer of mine', sender: p.agent.userId, createdAt: '2024-01-01T10:05:00.000Z' },
+    ];
+    expect((await t.post(`/v3/${p.projectId}/requests/${imported}/messages/multi`, { token: p.admin.token, body: importedMessages })).status).toBe(200);
+    const deleted = await openRequest(t, p, { text: 'to be deleted' });
+    expect((await t.post(`/v3/${p.projectId}/requests/${kept}/merge`, { token: p.admin.token, body: { from: [imported] } })).status).toBe(200);
+    expect((await t.delete(`/v3/${p.projectId}/requests/${deleted}`, { token: p.owner.token })).status).toBe(200);
+
+    const recount = (requestId: string) =>
+      t.infra.database.prisma.message.count({ where: { id_project: p.projectId, request_id: requestId, sender: { not: p.agent.userId } } });
+    // 'first', 'to be merged' and the imported question at least; neither of the agent's own.
+    expect((await one(kept, p.agent.token)).body.unread).toBe(await recount(kept));
+    expect(await recount(kept)).toBeGreaterThanOrEqual(3);
+    expect(await unreadInList(imported, p.agent.token)).toBe(await recount(imported));
+    const tally = await t.infra.database.prisma.requestMessageTally.findMany({ where: { id_project: p.projectId, request_id: deleted } });
+    expect(tally.reduce((sum, row) => sum + row.messages, 0)).toBe(0);
+  });
+
   it('is null for end users reading their own request', async () => {
     const requestId = await openRequest(t, p, { text: 'hello' });
     const res = await one(requestId, p.guest.token);

@@ -36,6 +36,19 @@ describe('search', () => {
     });
   });
 
+  it('shows a message found as GET of the message does, with its whole request', async () => {
+    const requestId = await openRequest(t, p, { text: 'the quixotical kettle leaks' });
+    await t.put(`/v3/${p.projectId}/requests/${requestId}/tag`, { token: p.admin.token, body: { tag: 'kettles' } });
+    const found = await search('quixot');
+    expect(found.body.messages).toHaveLength(1);
+    const [hit] = found.body.messages;
+    const read = await t.get(`/v3/${p.projectId}/requests/${requestId}/messages/${hit._id}`, { token: p.agent.token });
+    expect(read.status).toBe(200);
+    expect(hit).toEqual(read.body);
+    expect(hit.request).toMatchObject({ request_id: requestId, tags: [{ tag: 'kettles' }], agents: [{ id_user: { _id: p.agent.userId } }] });
+    expect(typeof hit.request.department).toBe('object');
+  });
+
   it('finds other forms of a word by its stem ("refunded" finds "refunds")', async () => {
     expect(texts(await search('refunded'))).toEqual(['Where are my refunds? The parcel never arrived']);
   });

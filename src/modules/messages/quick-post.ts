@@ -1,11 +1,12 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
-import { allDates, fromJsonTimestamp, prepared, queryRows, runsConcurrently, withJsonDates, type Db } from '../../infra/database.js';
+import { fromJsonTimestamp, prepared, queryRows, runsConcurrently, withJsonDates, type Db } from '../../infra/database.js';
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { inRequestTransaction } from '../../infra/request-transaction.js';
 import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
+import { messageDates, requestDates } from './with-requests.js';
 import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, messageRowColumns, type FallbackReason, type MessageDraft } from './rules.js';
 
 // The common message post, written in batches: a message to an existing, open request the caller
@@ -66,10 +67,6 @@ interface WrittenJson {
 
 /** A row as `row_to_json` writes it: timestamps (UTC, no zone) are text. */
 type Json<T> = { [K in keyof T]: NonNullable<T[K]> extends Date ? string | Extract<T[K], null> : T[K] };
-
-// Every timestamp of the two models (the compiler checks none is missing).
-const requestDates = allDates<Request>()(['assigned_at', 'first_response_at', 'closed_at', 'createdAt', 'updatedAt']);
-const messageDates = allDates<Message>()(['createdAt', 'updatedAt']);
 
 /**
  * Per post, on its locked request `r` and its input row `x`: the first of `batchFallbacks` that

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { parseInput } from '../../errors.js';
-import { Prisma, type Lead, type Message, type Request } from '../../generated/prisma/client.js';
+import { Prisma, type Lead, type Request } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import { contactWords, prefixQuery } from '../leads/query.js';
+import { messagesWithRequests } from '../messages/with-requests.js';
 import { scopeCondition, scopeFor } from '../requests/access.js';
 import { viewerOf } from '../requests/store.js';
 import type { TeammateRecord } from '../teammates/service.js';
@@ -49,7 +50,7 @@ const searchInput = z.object({
 
 export interface SearchResults {
   requests: Request[];
-  messages: Message[];
+  messages: Awaited<ReturnType<typeof messagesWithRequests>>;
   leads: Lead[];
 }
 
@@ -116,7 +117,8 @@ export class SearchService {
     ]);
     const [requests, messages, leads] = await Promise.all([
       requestIds.length ? this.db.request.findMany({ where: { id: { in: requestIds } } }) : [],
-      messageIds.length ? this.db.message.findMany({ where: { id: { in: messageIds } } }) : [],
+      // Each message hit is shown with its request: read together (see with-requests.ts).
+      messagesWithRequests(this.db, projectId, messageIds),
       leadIds.length ? this.db.lead.findMany({ where: { id: { in: leadIds } } }) : [],
     ]);
     return { requests: inOrder(requestIds, requests), messages: inOrder(messageIds, messages), leads: inOrder(leadIds, leads) };
