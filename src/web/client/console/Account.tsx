@@ -4,6 +4,7 @@ import { AcceptInvitation, DeclineInvitation, MyInvitations, RequestPasswordRese
 import { navigate, paths } from './router.js';
 import type { StoredAuth } from './session.js';
 import { SignIn } from './SignIn.js';
+import { Failure } from './manage/forms.js';
 
 // The pages the server's e-mails link to: an invitation, an address to confirm, a new password.
 
@@ -24,13 +25,6 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
     </main>
   );
 }
-
-const Failure = ({ error }: { error: string | null }) =>
-  error ? (
-    <p role="alert" className="error">
-      {error}
-    </p>
-  ) : null;
 
 /** /console/verify-email?token=…: confirms the address and signs the account in. */
 export function VerifyEmailPage({ token, onSignedIn }: { token: string | null; onSignedIn: (auth: StoredAuth) => void }) {

@@ -1,7 +1,7 @@
 import type { FormEvent, ReactNode } from 'react';
 
 // The shapes the settings screens share: a labelled inline form, its name field, a choice of bot,
-// and the error line above a section.
+// and the error line above a section (the account pages use it too).
 
 /** A form whose submit button carries its label (the form's accessible name too). */
 export function Form({ label, onSubmit, children }: { label: string; onSubmit: () => void; children: ReactNode }) {
