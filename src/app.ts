@@ -3,7 +3,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useInputGuard } from './graphql/input-guard.js';
 import { useIntrospectionPolicy } from './graphql/introspection.js';
 import { useOperationLimits } from './graphql/operation-limits.js';
-import { useReleaseOperationCaches } from './graphql/release.js';
+import { useReleaseOperationCaches } from './graphql/release-operation-caches.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';

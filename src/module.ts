@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { DomainEventDefinition } from './events.js';
-import type { RestAliases, RestRoutes } from './graphql/record.js';
+import type { RestAliases, RestRoutes } from './rest/route-config.js';
 import type { Db } from './infra/database.js';
 import type { EventConsumer } from './infra/event-consumers.js';
 import type { Infrastructure } from './infra/index.js';

@@ -1,4 +1,4 @@
-import type { RestAliases, RouteConfig } from '../graphql/record.js';
+import type { RestAliases, RouteConfig } from './route-config.js';
 
 // SOFA serves one route per field. An alias (an older path, another method) runs the field's own
 // route handler (the route table maps it there), so both answer exactly alike.

@@ -1,5 +1,5 @@
 import { useSofa as createSofaHandler } from 'sofa-api';
-import type { RestAliases, RestRoutes, RouteConfig } from '../graphql/record.js';
+import type { RestAliases, RestRoutes, RouteConfig } from './route-config.js';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { AppError, toErrorBody, type ErrorBody } from '../errors.js';

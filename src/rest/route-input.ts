@@ -1,6 +1,6 @@
 import { getNamedType, isScalarType, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { AppError, badInput, toErrorBody } from '../errors.js';
-import type { RouteConfig } from '../graphql/record.js';
+import type { RouteConfig } from './route-config.js';
 import type { RouteEntry } from './router.js';
 
 // What SOFA does not check of a REST call's input, checked once per call before it runs:

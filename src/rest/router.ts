@@ -1,4 +1,4 @@
-import type { RouteConfig } from '../graphql/record.js';
+import type { RouteConfig } from './route-config.js';
 import type { HandRoute } from './hand-route.js';
 
 // The route table of /v3, compiled once: exact paths in a map, parameterised paths as regular

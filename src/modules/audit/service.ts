@@ -4,7 +4,7 @@ import type { Db } from '../../infra/database.js';
 import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { AuditEntry } from '../../generated/prisma/client.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 
 export type AuditEntryRecord = AuditEntry;
 

@@ -1,5 +1,7 @@
 import { setDeviceCookie } from './device-cookie.js';
-import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import { recordFields } from '../../graphql/record-fields.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import type { UserRecord } from './principal.js';
 
 export const User = builder.objectRef<UserRecord>('User').implement({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { conflict, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 import { Prisma, type Intent } from '../../generated/prisma/client.js';
 import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../../infra/database-errors.js';

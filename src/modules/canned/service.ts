@@ -3,7 +3,7 @@ import { notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { CannedResponse, User } from '../../generated/prisma/client.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 
 export type CannedRecord = CannedResponse;
 

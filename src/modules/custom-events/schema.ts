@@ -1,4 +1,6 @@
-import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import { recordFields } from '../../graphql/record-fields.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { CustomEventRecord } from './service.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badInput, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 import type { CustomEvent } from '../../generated/prisma/client.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import { customEventPrefix, type CustomEventName } from '../../events.js';

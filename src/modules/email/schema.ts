@@ -1,4 +1,5 @@
-import { builder, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 

@@ -1,7 +1,7 @@
 import { Prisma, type StoredFile } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import { scopeCondition, scopeFor } from '../requests/access.js';
-import { viewerOf } from '../requests/store.js';
+import { viewerOf } from '../requests/request-rows.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import { teamRoles } from '../teammates/roles.js';
 import { botSenderSql } from '../auth/bot-identity.js';

@@ -1,4 +1,5 @@
-import { builder, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import type { FileLimits } from './service.js';
 import { fileRoutes } from './routes.js';
 

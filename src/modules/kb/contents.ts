@@ -5,7 +5,7 @@ import { badInput, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { FileStore } from '../../infra/file-store.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 import type { KbContent } from '../../generated/prisma/client.js';
 import type { KnowledgeBaseService } from './namespaces.js';
 import { faqParts } from './faq.js';

@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { prepared, queryRows, type Db } from '../../infra/database.js';
 import type { Lead } from '../../generated/prisma/client.js';
-import type { Listing } from '../../listing.js';
+import type { Listing } from '../../paging.js';
 
 // The lead list is one parameterised SQL statement, page and count together: segment filters reach
 // into JSON attributes and the searches need prefix and full-text matching, which Prisma's where

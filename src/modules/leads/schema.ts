@@ -1,5 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
-import { builder, recordFields, type RestRoutes, type Types } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import { recordFields, type Types } from '../../graphql/record-fields.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import { definedArgs } from '../../graphql/args.js';
 import type { LeadPage as LeadPageShape, LeadRecord } from './service.js';

@@ -3,7 +3,7 @@ import { notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import { Prisma, type Lead } from '../../generated/prisma/client.js';
-import { listingInput } from '../../listing.js';
+import { listingInput } from '../../paging.js';
 import { segmentLeadsCondition, type SegmentRecord, type SegmentService } from '../segments/service.js';
 import { findLeads, leadSortFields } from './query.js';
 

@@ -6,7 +6,7 @@ import type { Actor } from '../requests/actor.js';
 import { MessageStatus, RequestStatus } from '../requests/states.js';
 
 // The rules of a message, once, for both ways a post is written: the general path
-// (`MessageService.post`, `import`) and the batched statement (`QuickPoster`). The row a message
+// (`MessageService.post`, `import`) and the batched statement (`PostBatcher`). The row a message
 // is stored as, the `message.create` event it logs, and what it does to its request are defined
 // here and nowhere else; the batched statement reads the same conditions as SQL.
 
@@ -46,7 +46,7 @@ export function messageRow(draft: MessageDraft) {
 
 /**
  * The SQL type of each column `messageRow` writes, for a statement that writes rows in bulk (the
- * batch in quick-post.ts): the compiler holds the two lists to the same columns. The others
+ * batch in post-batches.ts): the compiler holds the two lists to the same columns. The others
  * (`receipts`, `v`) take the database's defaults, which Prisma's schema declares.
  */
 export const messageRowColumns = {

@@ -1,5 +1,6 @@
 import { definedArgs } from '../../graphql/args.js';
-import { builder, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { ScheduledMessage as ScheduledRow } from '../../generated/prisma/client.js';
 import { memberOf } from '../requests/actor.js';

@@ -6,7 +6,7 @@ import type { EventLog } from '../../infra/event-log.js';
 import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { RequestService } from '../requests/service.js';
-import { checkRequestId, fullName, findRequest, transactionWithRetry } from '../requests/store.js';
+import { checkRequestId, fullName, findRequest, transactionWithRetry } from '../requests/request-rows.js';
 import { isOpen } from '../requests/states.js';
 import type { TeammateRecord, TeammateService } from '../teammates/service.js';
 import type { MessageService } from './service.js';

@@ -1,6 +1,8 @@
 import { isBotSender } from '../auth/bot-identity.js';
 import { definedArgs } from '../../graphql/args.js';
-import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import { recordFields } from '../../graphql/record-fields.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { projectEvents } from '../../realtime/event-stream.js';

@@ -7,7 +7,7 @@ import { EventRecordCache } from '../../realtime/record-cache.js';
 import { knowRelations } from '../requests/relations.js';
 import type { Logger } from '../../infra/logger.js';
 import { expandMicrolanguage, wantsMicrolanguage } from './microlanguage.js';
-import { QuickPoster, type QuickOutcome } from './quick-post.js';
+import { PostBatcher, type BatchOutcome } from './post-batches.js';
 import { authorParams, isFirstResponse, messageCreated, messageRow, requestClosed, routesRequest, type FallbackReason } from './rules.js';
 import { holds } from '../requests/conditions.js';
 import { RequestService, changeDetails, openingFields } from '../requests/service.js';
@@ -17,7 +17,7 @@ import {
   fullName,
   lockRequest,
   transactionWithRetry,
-} from '../requests/store.js';
+} from '../requests/request-rows.js';
 import { isUniqueViolation } from '../../infra/database-errors.js';
 import type { RoutingService } from '../routing/service.js';
 import type { TeammateRecord } from '../teammates/service.js';
@@ -122,14 +122,14 @@ export class MessageService {
     private routing: RoutingService,
     private logger?: Logger,
   ) {
-    this.quick = new QuickPoster(db, events, (written) => {
+    this.batches = new PostBatcher(db, events, (written) => {
       if (!written.request.participatingBots.length) this.botless.add(written.event);
       knowRelations(written.request, written.relations);
       this.records.prime(written.event, written.message);
     });
   }
 
-  private quick: QuickPoster;
+  private batches: PostBatcher;
 
   /**
    * Whether posts try the batched statement first (the fast path). Off, every post takes the
@@ -144,7 +144,7 @@ export class MessageService {
     return Object.fromEntries(this.fallbackCounts);
   }
 
-  private fellBack(projectId: string, requestId: string, outcome: Extract<QuickOutcome, { written: false }>) {
+  private fellBack(projectId: string, requestId: string, outcome: Extract<BatchOutcome, { written: false }>) {
     const { reason, error } = outcome;
     this.fallbackCounts.set(reason, (this.fallbackCounts.get(reason) ?? 0) + 1);
     // A missing request (a first message) or a rule the general path applies is expected; a failed
@@ -173,7 +173,7 @@ export class MessageService {
     } else if (this.batched && details) {
       this.fellBack(projectId, requestId, { written: false, reason: 'updates_lead' });
     } else if (this.batched && parts.length === 1) {
-      const outcome = await this.quick.post(projectId, { actor, requestId, ...data, ...parts[0], hidden, createdAt: stamp });
+      const outcome = await this.batches.post(projectId, { actor, requestId, ...data, ...parts[0], hidden, createdAt: stamp });
       if (outcome.written) return { ...outcome.message, request: outcome.request };
       this.fellBack(projectId, requestId, outcome);
     } else if (this.batched) {

@@ -1,5 +1,6 @@
 import { Repeater } from 'graphql-yoga';
-import { builder, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { projectEvents } from '../../realtime/event-stream.js';

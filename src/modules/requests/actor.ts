@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import type { TeammateRecord } from '../teammates/service.js';
-import { fullName } from './store.js';
+import { fullName } from './request-rows.js';
 
 // Who acts on a request: a teammate (any role, end users included) or a bot that takes part in it.
 // Field auth (minRole with botsInRequest) has already checked the bot's participation.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badInput, parseInput } from '../../errors.js';
 import { Prisma, type Request } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
-import { listingInput } from '../../listing.js';
+import { listingInput } from '../../paging.js';
 import { scopeCondition, type Scope } from './access.js';
 import { RequestStatus } from './states.js';
 

@@ -6,7 +6,7 @@ import type { RequestRouting } from './routing-port.js';
 import type { TeammateRecord } from '../teammates/service.js';
 import { asArray, type RequestService } from './service.js';
 import { RequestStatus } from './states.js';
-import { lockRequest, transactionWithRetry } from './store.js';
+import { lockRequest, transactionWithRetry } from './request-rows.js';
 
 // Merging conversations of the same person: the messages (and so the attachments they carry),
 // tags and notes of the others move into one request, where they read in time order (messages

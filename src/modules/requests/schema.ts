@@ -1,6 +1,8 @@
 import type { Request as RequestRow } from '../../generated/prisma/client.js';
 import { definedArgs } from '../../graphql/args.js';
-import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import { recordFields } from '../../graphql/record-fields.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import { Teammate } from '../teammates/schema.js';
 import { readsNotes } from './access.js';

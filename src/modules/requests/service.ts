@@ -24,7 +24,7 @@ import {
   newRequestId,
   transactionWithRetry,
   viewerOf,
-} from './store.js';
+} from './request-rows.js';
 
 const json = z.record(z.string(), z.unknown());
 const channelNames = ['chat21', 'email', 'form', 'whatsapp', 'telegram', 'messenger'] as const;

@@ -1,12 +1,12 @@
 import type { Request as RequestRow } from '../../generated/prisma/client.js';
-import { builder } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
 import { minRole } from '../../graphql/scopes.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { mapEvents, projectEvents } from '../../realtime/event-stream.js';
 import { canSee, scopeFor, type Scope } from './access.js';
 import { memberOf } from './actor.js';
 import { Request } from './schema.js';
-import { viewerOf } from './store.js';
+import { viewerOf } from './request-rows.js';
 
 // Agent consoles follow a project's requests: creations, updates and closes of the requests the
 // subscriber may see. A request that leaves their view (taken by someone else) comes once more,

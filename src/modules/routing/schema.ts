@@ -1,4 +1,5 @@
-import { builder, type RestAliases, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import type { RestAliases, RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import { actorOf, memberOf } from '../requests/actor.js';
 import { Request } from '../requests/schema.js';

@@ -5,7 +5,7 @@ import type { Db } from '../../infra/database.js';
 import { contactWords, prefixQuery } from '../leads/query.js';
 import { messagesWithRequests } from '../messages/with-requests.js';
 import { scopeCondition, scopeFor } from '../requests/access.js';
-import { viewerOf } from '../requests/store.js';
+import { viewerOf } from '../requests/request-rows.js';
 import type { TeammateRecord } from '../teammates/service.js';
 
 // GET /:project_id/search: requests, messages and leads matching every word of `q`, each word as a

@@ -1,5 +1,7 @@
 import { definedArgs } from '../../graphql/args.js';
-import { builder, recordFields, type RestRoutes } from '../../graphql/record.js';
+import { builder } from '../../graphql/builder.js';
+import { recordFields } from '../../graphql/record-fields.js';
+import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
 import { perContext } from '../../context.js';
 import type { RequestSla } from '../../generated/prisma/client.js';

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import { periodicSweep, type BackgroundTask } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
-import { transactionWithRetry } from '../requests/store.js';
+import { transactionWithRetry } from '../requests/request-rows.js';
 import { applySla } from './apply.js';
 import { evaluate, projectHours } from './clock.js';
 import type { SlaTarget } from './policies.js';

@@ -3,7 +3,7 @@ import type { EventConsumer } from '../../infra/event-consumers.js';
 import type { EventLog, LoggedEvent } from '../../infra/event-log.js';
 import type { Logger } from '../../infra/logger.js';
 import { RequestStatus } from '../requests/states.js';
-import { transactionWithRetry } from '../requests/store.js';
+import { transactionWithRetry } from '../requests/request-rows.js';
 import { applySla } from './apply.js';
 import { evaluate, projectHours } from './clock.js';
 

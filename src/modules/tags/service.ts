@@ -3,7 +3,7 @@ import { conflict, notFound, parseInput } from '../../errors.js';
 import type { Db } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import { Prisma, type Tag } from '../../generated/prisma/client.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 
 export type TagRecord = Tag;
 

@@ -4,7 +4,7 @@ import { conflict, notFound, parseInput } from '../../errors.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { EventLog } from '../../infra/event-log.js';
 import type { Invitation } from '../../generated/prisma/client.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 import type { Principal, UserRecord } from '../auth/principal.js';
 import type { TeammateRecord } from './record.js';
 

@@ -9,7 +9,7 @@ import type { EventLog } from '../../infra/event-log.js';
 import type { BackgroundTask, JobQueue } from '../../infra/job-queue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Subscription, WebhookDelivery } from '../../generated/prisma/client.js';
-import { listingInput, pageOf } from '../../listing.js';
+import { listingInput, pageOf } from '../../paging.js';
 import { catalogueEntry, customEventPrefix, webhookCatalogue } from './catalogue.js';
 import { deliveryJob, WebhookSender } from './delivery.js';
 import { subscriptionsChannel, WebhookDispatcher } from './dispatcher.js';

@@ -1,7 +1,7 @@
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { Kind, isInputObjectType, isListType, isNonNullType, getNullableType, type FieldNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
 import { createSofa } from 'sofa-api';
-import type { RestAliases, RestRoutes, RouteConfig } from '../../graphql/record.js';
+import type { RestAliases, RestRoutes, RouteConfig } from '../route-config.js';
 import { errorStatus } from '../../errors.js';
 import { restDocument } from '../shape.js';
 import { restOutputType } from '../../graphql/partial-results.js';

@@ -1,6 +1,6 @@
 import type { JsonSchema } from './json-schema.js';
 import { errorResponseRefs } from './shared.js';
-import type { RestAliases, RestRoutes } from '../../graphql/record.js';
+import type { RestAliases, RestRoutes } from '../route-config.js';
 import { isHandRoute } from '../hand-route.js';
 import { openApiPath, pathParameters } from './routes.js';
 

@@ -1,5 +1,5 @@
 import { isNonNullType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
-import type { RestAliases, RestRoutes, RouteConfig } from '../../graphql/record.js';
+import type { RestAliases, RestRoutes, RouteConfig } from '../route-config.js';
 
 // Every generated route the REST face answers: the configured ones, SOFA's default route of a
 // field with none (sofa-api's getPath), and the aliases, each with the field it runs.

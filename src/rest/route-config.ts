@@ -1,33 +1,10 @@
-import { builder } from './builder.js';
-import type { HandRoute } from '../rest/hand-route.js';
-
-// Fields every stored record shows. REST renames `revision` to `__v` (GraphQL cannot name it).
-
-export interface StoredRecord {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-  v: number;
-}
-
-export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-
-export function recordFields<T extends StoredRecord>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, T>) {
-  const f = t as unknown as PothosSchemaTypes.ObjectFieldBuilder<Types, StoredRecord>;
-  return {
-    _id: f.string({ nullable: false, resolve: (r) => r.id }),
-    id: f.string({ nullable: false, resolve: (r) => r.id }),
-    createdAt: f.field({ type: 'DateTime', nullable: false, resolve: (r) => r.createdAt }),
-    updatedAt: f.field({ type: 'DateTime', nullable: false, resolve: (r) => r.updatedAt }),
-    revision: f.int({ nullable: false, description: 'Revision counter; `__v` in REST.', resolve: (r) => r.v }),
-  };
-}
+import type { HandRoute } from './hand-route.js';
 
 /**
  * A /v3 route of a module. Most run a GraphQL field (`Query.field` or `Mutation.field` as key; SOFA
  * makes their handler); a few are written by hand (`Route.name` as key, a `handle` of their own:
  * uploads and downloads). Both kinds live in the module's `routes` map and in one route table
- * (src/rest/table.ts), which is the only way into /v3 and what the OpenAPI document is built from.
+ * (src/rest/router.ts), which is the only way into /v3 and what the OpenAPI document is built from.
  */
 export interface RouteConfig {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -50,10 +27,6 @@ export interface RouteConfig {
   answerHeaders?: Readonly<Record<string, string>>;
 }
 
-export type { HandRoute };
-
 export type RestRoutes = Record<string, RouteConfig | HandRoute>;
 /** More routes for a field of RestRoutes (an older path, another method), served exactly as its route is. */
 export type RestAliases = Record<string, readonly RouteConfig[]>;
-
-export { builder };

@@ -23,9 +23,9 @@ import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, 
 // the conditions are those of `rules.ts`, which the general path uses too.
 
 /** A post as the batch takes it: the draft's content fields (the client's `createdAt` when it gave one), and who posts. */
-export type QuickPost = Pick<MessageDraft, 'requestId' | 'text' | 'type' | 'metadata' | 'attributes' | 'hidden' | 'createdAt'> & { actor: Actor };
+export type BatchedPost = Pick<MessageDraft, 'requestId' | 'text' | 'type' | 'metadata' | 'attributes' | 'hidden' | 'createdAt'> & { actor: Actor };
 
-export interface QuickWritten {
+export interface BatchWritten {
   written: true;
   message: Message;
   request: Request;
@@ -34,16 +34,16 @@ export interface QuickWritten {
 }
 
 /** A post the batch left to the general path, and why. */
-export interface QuickFallback {
+export interface BatchFallback {
   written: false;
   reason: FallbackReason;
   error?: unknown;
 }
 
-export type QuickOutcome = QuickWritten | QuickFallback;
+export type BatchOutcome = BatchWritten | BatchFallback;
 
-interface Waiting extends QuickPost {
-  resolve(outcome: QuickOutcome): void;
+interface Waiting extends BatchedPost {
+  resolve(outcome: BatchOutcome): void;
   reject(error: unknown): void;
 }
 
@@ -139,7 +139,7 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;
 }
 
-export class QuickPoster {
+export class PostBatcher {
   /** Per project: the posts waiting for a batch, the batches being written, and whether one is about to start. */
   private queues = new Map<string, { waiting: Waiting[]; writing: number; starting: boolean }>();
   /**
@@ -154,13 +154,13 @@ export class QuickPoster {
   constructor(
     private db: Db,
     private events: EventLog,
-    private beforePublish: (written: QuickWritten) => void,
+    private beforePublish: (written: BatchWritten) => void,
   ) {
     this.lanes = runsConcurrently(db) ? 2 : 1;
   }
 
   /** Writes the post with others of its project, or answers why the general path must take it (nothing written). */
-  post(projectId: string, post: QuickPost): Promise<QuickOutcome> {
+  post(projectId: string, post: BatchedPost): Promise<BatchOutcome> {
     return new Promise((resolve, reject) => {
       // A post inside a request's own transaction (an Idempotency-Key) is written in it, alone:
       // another request's posts must not commit (or roll back) with it.
@@ -206,7 +206,7 @@ export class QuickPoster {
       for (const post of batch) post.resolve({ written: false, reason: 'statement_failed', error });
       return;
     }
-    const written = new Map<number, QuickOutcome>();
+    const written = new Map<number, BatchOutcome>();
     try {
       for (const row of rows) {
         const { fallback, request: locked, message, event, relations } = JSON.parse(row.written) as WrittenJson;
@@ -216,7 +216,7 @@ export class QuickPoster {
           continue;
         }
         if (!event) throw new Error(`event log: no project ${projectId} to append message.create to`);
-        const post: QuickWritten = {
+        const post: BatchWritten = {
           written: true,
           message: withJsonDates<Message>(message, messageDates),
           request: withJsonDates<Request>(request, requestDates),
