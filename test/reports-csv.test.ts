@@ -38,6 +38,14 @@ describe('GET /analytics/conversations.csv', () => {
     expect(new Set(rows.map((r) => r[0])).size).toBe(rows.length);
   });
 
+  it('writes created as the conversation\'s creation time, in UTC with milliseconds as REST shows it', async () => {
+    const a = await openRequest(t, p);
+    const request = (await t.get(`/v3/${p.projectId}/requests/${a}`, { token: p.admin.token })).body as { createdAt: string };
+    const row = rowsOf(await (await csv()).text()).find((r) => r[0] === a)!;
+    expect(row[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(row[1]).toBe(new Date(request.createdAt).toISOString());
+  });
+
   it('holds only the project\'s own conversations', async () => {
     const theirs = await openRequest(t, other);
     expect(await (await csv()).text()).not.toContain(theirs);
