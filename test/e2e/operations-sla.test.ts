@@ -84,6 +84,13 @@ describe('a support lead operates', () => {
 
   it('schedules a message, edits it while it waits, and the visitor receives it at its time', async () => {
     const region = agent.page.getByRole('region', { name: 'Scheduled messages' });
+    // The new message's fields fit the side panel at desktop width: each its whole width, none cut off.
+    const panel = (await agent.page.getByRole('complementary', { name: 'Details' }).boundingBox())!;
+    for (const field of [region.getByLabel('Message'), region.getByLabel('Send at')]) {
+      const box = (await field.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+      expect(box.width).toBeGreaterThan(panel.width * 0.8);
+    }
     await region.getByLabel('Message').fill('We are looking into it');
     await region.getByRole('button', { name: 'Schedule' }).click();
     const scheduled = agent.page.getByTestId('scheduled-messages');
