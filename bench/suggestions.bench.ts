@@ -16,6 +16,7 @@
 // vocabulary, 6 to 14 words a question), so the suggestions are timed over a history of that size.
 // Then the learning rate: 500 more conversations (a visitor's question, an agent's answer) closed at
 // 50 a second; each one's lag from its close being answered to its example being stored.
+// SUGGESTIONS_ONLY=learning runs that stage alone (after the seeding), without the replay.
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,10 @@ async function replay(server: RunningServer, set: FaqSet, mode: string) {
 
   const background = closedCount(mode);
   const seeded = background ? await seedHistory(server, projectId, background) : null;
+  if (process.env.SUGGESTIONS_ONLY === 'learning') {
+    printTable('learning at 50 closes a second (500 conversations)', [await learningRate(server, projectId, token, visitor)]);
+    return null;
+  }
 
   const { taught, asked } = splitSet(set);
   let n = 0;
