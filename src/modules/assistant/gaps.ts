@@ -28,11 +28,14 @@ export class KnowledgeGaps implements EventConsumer {
   }
 
   async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
+    const examples = await this.examples.examplesOf(projectId, closedIn(events));
+    if (!examples.length) return;
+    // Resolved once for the batch (a failure reads the batch again).
+    const namespace = await this.assistant.defaultKnowledgeBase(projectId);
     const gaps: Gap[] = [];
-    for (const example of await this.examples.examplesOf(projectId, closedIn(events))) {
+    for (const example of examples) {
       try {
-        const kb = await this.assistant.knowledgeBaseAnswer(projectId, example.question);
-        if (!kb.answered) gaps.push({ request_id: example.request_id, namespace: kb.namespace, question: example.question, answer: example.answer });
+        if (!(await this.assistant.knowledgeBaseAnswers(projectId, namespace, example.question))) gaps.push({ request_id: example.request_id, namespace, question: example.question, answer: example.answer });
       } catch (error) {
         this.logger.warn({ err: error, projectId, requestId: example.request_id }, 'assistant: a closed conversation could not be read for knowledge gaps');
       }
