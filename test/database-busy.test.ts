@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
 import { openRequest, send } from './helpers/conversations.js';
 import { productionMode } from './helpers/environment.js';
+import { asBegunWork } from '../src/infra/connection-admission.js';
 
 // A node whose database connections are all busy refuses new work up front (503 with Retry-After:
 // nothing of it was written), and answers the work it has begun: a write that committed is answered
@@ -21,7 +22,8 @@ beforeAll(async () => {
     RATE_LIMIT_REQUESTS: '1000000000',
     RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
   }));
-  p = await t.seedProject('Busy');
+  // Setup, not the behaviour under test: made as begun work, which waits its turn rather than being refused.
+  p = await asBegunWork(() => t.seedProject('Busy'));
 });
 afterAll(() => t?.close());
 
