@@ -230,9 +230,11 @@ export interface Config {
   /** PostgreSQL connections each node keeps (see `defaultDatabasePoolSize`). */
   databasePoolSize: number;
   /**
-   * Longest a statement waits for a PostgreSQL connection (a new one to open, or one of the pool's
-   * to come free) before its request answers 503: a database that hangs or is restarting does not
-   * hold requests forever (DATABASE_CONNECT_TIMEOUT_MS, 5000).
+   * Longest a request not yet begun waits for a PostgreSQL connection (one of the pool's to come
+   * free, or a new one to open) before it answers 503 with nothing written: a database that hangs
+   * or a flood of requests does not hold new requests forever. A request that has begun (held a
+   * connection) waits its turn for the next ones instead (connection-admission.ts), and a new
+   * connection is never waited for longer (DATABASE_CONNECT_TIMEOUT_MS, 5000).
    */
   databaseConnectTimeoutMs: number;
   redisUrl?: string;
@@ -704,7 +706,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   S3_FORCE_PATH_STYLE: { default: "`true` with S3_ENDPOINT, else `false`", meaning: "address the bucket in the path (`host/bucket/key`) rather than the host name, as MinIO and most self-hosted stores want" },
   DATABASE_URL: { default: "unset: PGlite", meaning: "`postgres://` URL: PostgreSQL through node-postgres" },
   DATABASE_POOL_SIZE: { default: "twice the cores, at least 4", meaning: "PostgreSQL connections per node (plus half as many for the hot list statements)" },
-  DATABASE_CONNECT_TIMEOUT_MS: { default: "5000", meaning: "longest a request waits for a PostgreSQL connection; past it the request answers 503 with Retry-After" },
+  DATABASE_CONNECT_TIMEOUT_MS: { default: "5000", meaning: "longest a request not yet begun waits for a PostgreSQL connection; past it the request answers 503 with Retry-After, nothing written (a begun request waits its turn)" },
   REDIS_URL: { default: "unset: in-process", meaning: "`redis://` URL: Redis pub/sub events and BullMQ jobs" },
   REDIS_PREFIX: { default: "`sp`", meaning: "prefix of every Redis key and channel" },
   REDIS_COMMAND_TIMEOUT_MS: { default: "`1000`", meaning: "longest an event publish or job enqueue made after a commit waits for Redis before it is held in the process and made later (50 to 60000)" },

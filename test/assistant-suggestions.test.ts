@@ -99,6 +99,24 @@ describe('GET /requests/:request_id/suggestions', () => {
     expect(calm.body.sentiment).toBe('neutral');
   });
 
+  it('learns each of many conversations closed at once', async () => {
+    const many = await t.seedProject('Assistant many closes');
+    const topics = ['invoice', 'voucher', 'warranty', 'subscription', 'courier', 'wishlist', 'battery', 'checkout'];
+    const answerOf = (topic: string) => `About your ${topic}: our ${topic} team answers within the hour.`;
+    const conversations = await Promise.all(topics.map(async (topic) => {
+      const requestId = newRequestId();
+      await send(t, many.projectId, many.guest.token, requestId, { text: `A question about my ${topic}, please` });
+      await send(t, many.projectId, many.admin.token, requestId, { text: answerOf(topic) });
+      return requestId;
+    }));
+    await Promise.all(conversations.map((id) => t.put(`/v3/${many.projectId}/requests/${id}/close`, { token: many.admin.token })));
+    await eventually(() => consumerCaughtUp(t, 'assistant-history', many.projectId), 20_000);
+    for (const topic of topics) {
+      const res = await suggestions(many, await asked(many, `What about my ${topic}?`));
+      expect(res.body.replies[0]).toMatchObject({ text: answerOf(topic), source: 'history' });
+    }
+  });
+
   it('never suggests what another project learned', async () => {
     const res = await suggestions(other, await asked(other, 'How do I reset my password?'));
     expect(res.status).toBe(200);

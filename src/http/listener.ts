@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Yoga } from './yoga.js';
 import { bodyTooLarge, methodNotAllowed } from '../errors.js';
-import { inRequestScope } from '../infra/request-scope.js';
+import { inRequestScope, requestInProgress } from '../infra/request-scope.js';
 import { errorResponse } from '../rest/plugin.js';
 import { isMultipart } from './multipart-form.js';
 import { restPathOf } from '../rest/base-path.js';
@@ -113,7 +113,13 @@ export function createListener(
 
   return (req, res) => {
     const requestId = requestIdOf(req);
-    inRequestScope(requestId, () => handle(req, res, requestId));
+    inRequestScope(requestId, () => {
+      // Once answered (or given up by its client), what the request left running waits for a
+      // database connection as background work does (connection-admission.ts).
+      const progress = requestInProgress()!;
+      res.once('close', () => (progress.answered = true));
+      handle(req, res, requestId);
+    });
   };
 }
 

@@ -25,9 +25,9 @@ const transientKinds = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'Soc
 
 const socketCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** Messages of the driver (pg, pg-pool) when a connection ends or cannot be had. */
+/** Messages of the driver (pg, pg-pool) when a connection ends or cannot be had, and of the pools' admission control (connection-admission.ts). */
 const transientMessages =
-  /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|terminating connection|timeout exceeded when trying to connect|Server has closed the connection|Can't reach database server|current transaction is aborted|Cannot use a pool after calling end/i;
+  /connections are all busy|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|terminating connection|timeout exceeded when trying to connect|Server has closed the connection|Can't reach database server|current transaction is aborted|Cannot use a pool after calling end/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();

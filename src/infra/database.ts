@@ -13,6 +13,7 @@ import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import type { Logger } from './logger.js';
 import { applyMigrations } from './migrate.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
+import { AdmittingPool } from './connection-admission.js';
 import { inRequestTransaction, routedDb } from './request-transaction.js';
 import { withRevisions, type Db, type Tx } from './client.js';
 
@@ -300,6 +301,9 @@ async function untilDatabaseAnswers<T>(work: () => Promise<T>, forMs: number, lo
   }
 }
 
+/** Prisma's wait for a transaction's connection: a backstop only, past any wait of a busy node. */
+const beganTransactionMaxWaitMs = 10 * 60_000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let adapter: SqlMigrationAwareDriverAdapterFactory;
   let pool: pg.Pool | undefined;
@@ -310,13 +314,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let spares: PGlite[] | undefined;
   if (options.databaseUrl) {
     kind = 'postgres';
-    pool = trackConnections(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize, connectionTimeoutMillis: options.connectTimeoutMs }), options.logger);
+    // Each refuses a request not yet begun that waited DATABASE_CONNECT_TIMEOUT_MS for a connection,
+    // and finishes one that has begun (connection-admission.ts).
+    const limits = { connectionTimeoutMillis: options.connectTimeoutMs, admissionTimeoutMs: options.connectTimeoutMs };
+    pool = trackConnections(new AdmittingPool({ connectionString: options.databaseUrl, max: options.poolSize, ...limits }), options.logger);
     plannedOnce = trackConnections(
-      new pg.Pool({
+      new AdmittingPool({
         connectionString: options.databaseUrl,
         max: Math.max(2, Math.ceil(options.poolSize / 2)),
         options: plannedOnceOptions,
-        connectionTimeoutMillis: options.connectTimeoutMs,
+        ...limits,
       }),
       options.logger,
     );
@@ -351,10 +358,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const applied = await untilDatabaseAnswers(() => applyMigrations(adapter), kind === 'postgres' ? 60_000 : 0, options.logger);
   if (applied.length) options.logger.info({ migrations: applied }, 'applied database migrations');
 
-  // A transaction waits for a connection as long as a statement does (DATABASE_CONNECT_TIMEOUT_MS),
-  // not Prisma's own 2 s: with readers filling the pool a write queues, and only a real outage
-  // turns it into a 503.
-  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: options.connectTimeoutMs ?? 2000 } });
+  // A transaction waits for a connection as a statement does: the pool refuses a request not yet
+  // begun after DATABASE_CONNECT_TIMEOUT_MS, and a begun one waits its turn (connection-admission.ts),
+  // which Prisma's own limit (2 s by default) must not cut short: a request's second write, after
+  // its first committed, refused for a busy pool would be answered 503 half done.
+  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: beganTransactionMaxWaitMs } });
   // Statements made inside a request that runs in one transaction go to it (request-transaction.ts).
   const prisma = routedDb(withRevisions(client));
   if (spares && !migratedTables) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { asBegunWork } from './connection-admission.js';
 import type { Db, Tx } from './database.js';
 import type { EventBus } from './event-bus.js';
 import { toLogged, wakeChannel, type EventLog, type EventRow, type LoggedEvent } from './event-log.js';
@@ -49,6 +50,12 @@ export interface EventConsumer {
    * An event it cannot handle is logged and passed over, not thrown: a throw reads the batch again.
    */
   handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void>;
+  /**
+   * Events read per batch (`batchSize` by default). A consumer whose events each cost a search
+   * reads fewer, so that it holds the process's one slot (see Slot) for a moment at a time and
+   * the others, whose batches are quick, take their turns meanwhile.
+   */
+  readonly batchSize?: number;
 }
 
 const batchSize = 200;
@@ -75,7 +82,8 @@ class Slot {
     if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy = true;
     try {
-      return await work();
+      // Begun work: its connections wait ahead of new requests rather than being refused (connection-admission.ts).
+      return await asBegunWork(work);
     } finally {
       const next = this.waiting.shift();
       if (next) next();
@@ -182,7 +190,7 @@ export class EventConsumers {
     const run = (async () => {
       do {
         this.again.delete(key);
-        while (!this.stopped && (await this.batch(consumer, projectId)) === batchSize);
+        while (!this.stopped && (await this.batch(consumer, projectId)) === (consumer.batchSize ?? batchSize));
       } while (this.again.has(key) && !this.stopped);
     })()
       .catch((error) => this.logger.error({ err: error, consumer: consumer.name, project: projectId }, 'event consumer failed; its events are read again'))
@@ -247,7 +255,7 @@ export class EventConsumers {
         e."id", e."id_project", e."seq", e."name", e."subject", e."payload", e."createdAt"
       FROM (SELECT 1) AS "one"
       LEFT JOIN "DomainEvent" e ON e."id_project" = ${projectId} AND e."seq" > (SELECT "seq" FROM "claim")
-      ORDER BY e."seq" LIMIT ${batchSize}`;
+      ORDER BY e."seq" LIMIT ${consumer.batchSize ?? batchSize}`;
     const from = rows[0]?.cursor ?? null;
     if (from === null) {
       if (rows[0]?.behind) this.later(consumer, projectId);

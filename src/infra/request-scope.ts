@@ -10,6 +10,18 @@ interface RequestScope {
   kept?: Map<string, unknown>;
   /** Who the request acts for and from where, once authenticated: what the audit log records. */
   actor?: RequestActor;
+  /** The request's progress as the database's admission control sees it (connection-admission.ts). */
+  progress: RequestProgress;
+}
+
+/**
+ * Whether a request has begun: set once it first holds a database connection (before which
+ * nothing of it was written), and it is then finished rather than refused. Answered: work it
+ * left running (a listener of its events) is background work from then on.
+ */
+export interface RequestProgress {
+  begun: boolean;
+  answered: boolean;
 }
 
 /** The caller a request acts for, as the audit log names it. */
@@ -23,7 +35,13 @@ const requestScope = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `work` on behalf of the request `requestId`. */
 export function inRequestScope<T>(requestId: string, work: () => T): T {
-  return requestScope.run({ id: requestId }, work);
+  return requestScope.run({ id: requestId, progress: { begun: false, answered: false } }, work);
+}
+
+/** The progress of the request the current work runs for while it is being answered; undefined in background work. */
+export function requestInProgress(): RequestProgress | undefined {
+  const progress = requestScope.getStore()?.progress;
+  return progress && !progress.answered ? progress : undefined;
 }
 
 /** The id of the request the current work runs for, if any. */

@@ -1,8 +1,7 @@
 import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import type { Logger } from '../../infra/logger.js';
-import { eventPayload } from '../../events.js';
-import type { HistoryLearner } from './learner.js';
+import { closedIn, type HistoryLearner } from './learner.js';
 import type { Gap, ProposalService } from './proposals.js';
 import type { AssistantService } from './service.js';
 
@@ -14,6 +13,8 @@ import type { AssistantService } from './service.js';
 
 export class KnowledgeGaps implements EventConsumer {
   readonly name = 'assistant-gaps';
+  /** A knowledge-base search per close: a few at a time, so the history learner is not held behind them. */
+  readonly batchSize = 25;
 
   constructor(
     private examples: HistoryLearner,
@@ -27,16 +28,16 @@ export class KnowledgeGaps implements EventConsumer {
   }
 
   async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
+    const examples = await this.examples.examplesOf(projectId, closedIn(events));
+    if (!examples.length) return;
+    // Resolved once for the batch (a failure reads the batch again).
+    const namespace = await this.assistant.defaultKnowledgeBase(projectId);
     const gaps: Gap[] = [];
-    const closed = events.map((e) => eventPayload(e as LoggedEvent & { name: 'request.close' })?.request_id).filter((id): id is string => !!id);
-    for (const requestId of new Set(closed)) {
+    for (const example of examples) {
       try {
-        const example = await this.examples.exampleOf(projectId, requestId);
-        if (!example) continue;
-        const kb = await this.assistant.knowledgeBaseAnswer(projectId, example.question);
-        if (!kb.answered) gaps.push({ request_id: requestId, namespace: kb.namespace, question: example.question, answer: example.answer });
+        if (!(await this.assistant.knowledgeBaseAnswers(projectId, namespace, example.question))) gaps.push({ request_id: example.request_id, namespace, question: example.question, answer: example.answer });
       } catch (error) {
-        this.logger.warn({ err: error, projectId, requestId }, 'assistant: a closed conversation could not be read for knowledge gaps');
+        this.logger.warn({ err: error, projectId, requestId: example.request_id }, 'assistant: a closed conversation could not be read for knowledge gaps');
       }
     }
     if (!gaps.length) return;

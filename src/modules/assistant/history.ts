@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../infra/database.js';
+import { cuid } from '../../infra/ids.js';
 import { stopWords } from '../kb/retrieval/passage.js';
 import { stems } from '../kb/retrieval/stems.js';
 
@@ -44,35 +45,48 @@ export function termsOf(text: string): string[] {
 export class HistoryStore {
   constructor(private db: Db) {}
 
-  /** Learns one closed conversation (in the consumer's transaction); a request learned before is replaced. */
-  async learn(tx: Tx, projectId: string, example: Example): Promise<void> {
-    const terms = termsOf(example.question);
-    if (!terms.length || !example.answer.trim()) return;
-    const previous = await tx.assistantExample.findUnique({
-      where: { id_project_request_id: { id_project: projectId, request_id: example.request_id } },
+  /**
+   * Learns closed conversations (in the consumer's transaction); a request learned before is
+   * replaced. Three statements for the batch: the terms of those learned before, the examples, and
+   * the document frequencies moved by both.
+   */
+  async learn(tx: Tx, projectId: string, examples: Example[]): Promise<void> {
+    const rows = new Map<string, Example & { terms: string[] }>();
+    for (const example of examples) {
+      const terms = termsOf(example.question);
+      if (terms.length && example.answer.trim()) rows.set(example.request_id, { ...example, terms });
+    }
+    if (!rows.size) return;
+    const previous = await tx.assistantExample.findMany({
+      where: { id_project: projectId, request_id: { in: [...rows.keys()] } },
       select: { terms: true },
     });
-    if (previous) await this.count(tx, projectId, [...previous.terms, countTerm], -1);
-    await tx.assistantExample.upsert({
-      where: { id_project_request_id: { id_project: projectId, request_id: example.request_id } },
-      create: {
-        id_project: projectId,
-        request_id: example.request_id,
-        question: example.question.slice(0, maxTextLength),
-        answer: example.answer.slice(0, maxTextLength),
-        terms,
-        tags: example.tags,
-      },
-      update: { question: example.question.slice(0, maxTextLength), answer: example.answer.slice(0, maxTextLength), terms, tags: example.tags },
-    });
-    await this.count(tx, projectId, [...terms, countTerm], 1);
-  }
-
-  private async count(tx: Tx, projectId: string, terms: string[], by: number) {
+    const moved = new Map<string, number>();
+    const move = (terms: string[], by: number) => {
+      for (const term of [...terms, countTerm]) moved.set(term, (moved.get(term) ?? 0) + by);
+    };
+    for (const example of previous) move(example.terms, -1);
+    for (const example of rows.values()) move(example.terms, 1);
+    const learned = [...rows.values()].map((e) => ({
+      id: cuid(),
+      request_id: e.request_id,
+      question: e.question.slice(0, maxTextLength),
+      answer: e.answer.slice(0, maxTextLength),
+      terms: e.terms,
+      tags: e.tags,
+    }));
+    await tx.$executeRaw`
+      INSERT INTO "AssistantExample" ("id", "id_project", "request_id", "question", "answer", "terms", "tags", "updatedAt")
+      SELECT x."id", ${projectId}, x."request_id", x."question", x."answer", x."terms", x."tags", CURRENT_TIMESTAMP
+      FROM jsonb_to_recordset(${JSON.stringify(learned)}::jsonb) AS x("id" text, "request_id" text, "question" text, "answer" text, "terms" text[], "tags" text[])
+      ON CONFLICT ("id_project", "request_id") DO UPDATE SET "question" = EXCLUDED."question", "answer" = EXCLUDED."answer",
+        "terms" = EXCLUDED."terms", "tags" = EXCLUDED."tags", "updatedAt" = CURRENT_TIMESTAMP, "v" = "AssistantExample"."v" + 1`;
+    const changed = [...moved].filter(([, by]) => by !== 0);
+    if (!changed.length) return;
     await tx.$executeRaw`
       INSERT INTO "AssistantTerm" ("id_project", "term", "df")
-      SELECT ${projectId}, t, ${by} FROM unnest(${terms}::text[]) AS t
-      ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + ${by}`;
+      SELECT ${projectId}, t, d FROM unnest(${changed.map(([term]) => term)}::text[], ${changed.map(([, by]) => by)}::int[]) AS x(t, d)
+      ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + EXCLUDED."df"`;
   }
 
   /** The examples nearest to a question, most similar first. */

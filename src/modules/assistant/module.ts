@@ -26,7 +26,7 @@ export default defineModule({
     assistant: (s, { db, infra }) => new AssistantService(db, s.kb, s.requests, s.chatAnswerer ? new ReplyDrafter(s.chatAnswerer, infra.logger) : null),
     assistantSummaries: (s, { db, infra }) => new SummaryService(db, infra.eventLog, s.requests, s.kb, s.chatAnswerer, infra.logger),
     proposals: (s, { db, infra }) => new ProposalService(db, infra.eventLog, s.kb, s.assistant.history, infra.logger),
-    historyLearner: (s, { db, infra }) => new HistoryLearner(db, s.requests, s.assistant.history, infra.logger),
+    historyLearner: (s, { db, infra }) => new HistoryLearner(db, s.assistant.history),
   },
   routes: { ...routes, ...routes2 },
   events: assistantEvents,

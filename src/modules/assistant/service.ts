@@ -141,10 +141,14 @@ export class AssistantService {
     return rows.map((m) => ({ author: authorOf(m, visitor), text: m.text, sender: m.sender, createdAt: m.createdAt }));
   }
 
-  /** Whether the project's default knowledge base answers a question (what /kb/qa would answer), and which it is. */
-  async knowledgeBaseAnswer(projectId: string, question: string): Promise<{ namespace: string; answered: boolean }> {
-    const kb = await this.kb.namespaces.resolve(projectId, undefined, systemActor);
-    return { namespace: kb.id, answered: (await this.fromKnowledgeBase(projectId, systemActor, question)).length > 0 };
+  /** The project's default knowledge base, the one the knowledge loop's questions are put to. */
+  async defaultKnowledgeBase(projectId: string): Promise<string> {
+    return (await this.kb.namespaces.resolve(projectId, undefined, systemActor)).id;
+  }
+
+  /** Whether knowledge base `namespace` answers a question (what /kb/qa would answer). */
+  async knowledgeBaseAnswers(projectId: string, namespace: string, question: string): Promise<boolean> {
+    return (await this.passageOf(projectId, namespace, question)).length > 0;
   }
 
   /** The tags agents put on the closed conversations nearest to a question, best first. */
@@ -154,8 +158,13 @@ export class AssistantService {
 
   private async fromKnowledgeBase(projectId: string, actorId: string, question: string): Promise<SuggestedReply[]> {
     const kb = await this.kb.namespaces.resolve(projectId, undefined, actorId);
-    const found = await this.kb.retriever.search(projectId, kb.id, question, 3);
-    const ordered = await this.kb.learning.demote(projectId, kb.id, question, found);
+    return this.passageOf(projectId, kb.id, question);
+  }
+
+  /** The passage of knowledge base `namespace` that answers `question`, if one does. */
+  private async passageOf(projectId: string, namespace: string, question: string): Promise<SuggestedReply[]> {
+    const found = await this.kb.retriever.search(projectId, namespace, question, 3);
+    const ordered = await this.kb.learning.demote(projectId, namespace, question, found);
     const best = ordered[0];
     if (!this.kb.retriever.relevant(best)) return [];
     return [{ text: passageText(best), source: 'kb', ref: best.contentId, score: Math.max(best.coverage, best.similarity ?? 0) }];

@@ -3,6 +3,7 @@ import { fromJsonTimestamp, prepared, queryRows, runsConcurrently, withJsonDates
 import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { inRequestTransaction } from '../../infra/request-transaction.js';
+import { requestInProgress, type RequestProgress } from '../../infra/request-scope.js';
 import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
@@ -43,6 +44,8 @@ export interface BatchFallback {
 export type BatchOutcome = BatchWritten | BatchFallback;
 
 interface Waiting extends BatchedPost {
+  /** The HTTP request that posts it, if any: its write is made by the batch, in another's name. */
+  progress: RequestProgress | undefined;
   resolve(outcome: BatchOutcome): void;
   reject(error: unknown): void;
 }
@@ -165,12 +168,12 @@ export class PostBatcher {
       // A post inside a request's own transaction (an Idempotency-Key) is written in it, alone:
       // another request's posts must not commit (or roll back) with it.
       if (inRequestTransaction()) {
-        void this.write(projectId, [{ ...post, resolve, reject }]);
+        void this.write(projectId, [{ ...post, progress: requestInProgress(), resolve, reject }]);
         return;
       }
       let queue = this.queues.get(projectId);
       if (!queue) this.queues.set(projectId, (queue = { waiting: [], writing: 0, starting: false }));
-      queue.waiting.push({ ...post, resolve, reject });
+      queue.waiting.push({ ...post, progress: requestInProgress(), resolve, reject });
       if (queue.starting || queue.writing >= this.lanes) return;
       // The batch starts after the requests already received are read: they join it. (An embedded
       // database runs its statements on this thread, so a batch started at once would block the
@@ -206,6 +209,9 @@ export class PostBatcher {
       for (const post of batch) post.resolve({ written: false, reason: 'statement_failed', error });
       return;
     }
+    // Each post's request has written (committed) now, though its own code held no connection: what
+    // it reads next to answer waits its turn rather than being refused (connection-admission.ts).
+    for (const post of batch) if (post.progress) post.progress.begun = true;
     const written = new Map<number, BatchOutcome>();
     try {
       for (const row of rows) {
