@@ -46,19 +46,20 @@ const headingWeight = 1;
 /** Weight of each further match of a passage (a learned phrasing after the first) in its score. */
 const votes = 0.5;
 /**
- * Abstention by similarity depends on how familiar the question's words are (RetrievedChunk.familiar):
- * a question at least half of whose meaningful words some content uses needs `familiarEase` less
- * similarity than the floor (KB_MIN_SIMILARITY or the encoder's), one most of whose words the
- * knowledge base never uses needs `unfamiliarStrictness` more. Similarity alone could not separate
- * answerable from unrelated CovidFAQ questions ("How do I clean a cast iron pan?" reaches 0.56 with
- * the local encoder, many real COVID questions stay under 0.5); vocabulary does: 2 of the 20 general
- * questions have half their meaningful words in the knowledge base, 712 of the 716 taught ones do.
- * Calibrated on the taught half of CovidFAQ's questions and the bench's `general` list only (the
- * asked half and the `unrelated` list checked them): see docs/knowledge-bases.md.
+ * With the local encoder, the similarity a question needs depends on how familiar its words are
+ * (RetrievedChunk.familiar): 0.4 when at least half of its meaningful words appear in some content,
+ * 0.65 when most of them appear in none (its plain floor, 0.55, where familiarity is not measured).
+ * Similarity alone could not separate answerable from unrelated CovidFAQ questions ("How do I clean
+ * a cast iron pan?" reaches 0.56, many real COVID questions stay under 0.5); vocabulary does: 2 of
+ * the 20 general questions have half their meaningful words in the knowledge base, 712 of the 716
+ * taught ones do. Calibrated on the taught half of CovidFAQ's questions and the bench's `general`
+ * list only (the asked half and the `unrelated` list checked them): see docs/knowledge-bases.md.
+ * Another model's similarities have another scale: an endpoint's floor, or KB_MIN_SIMILARITY when
+ * set, stays one floor for every question.
  */
 const familiarShare = 0.5;
-const familiarEase = 0.15;
-const unfamiliarStrictness = 0.1;
+const localFamiliarFloor = 0.4;
+const localUnfamiliarFloor = 0.65;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
 
@@ -187,9 +188,15 @@ export class Retriever {
     private settings: RetrievalSettings,
   ) {}
 
-  /** Cosine similarity from which a chunk counts as relevant whatever words it shares. */
+  /** Cosine similarity from which a chunk counts as relevant whatever words it shares (familiarity not measured). */
   get minSimilarity(): number {
     return this.settings.minSimilarity ?? this.vectors.minSimilarity;
+  }
+
+  /** The similarity floor for a question `familiar` of whose meaningful words the knowledge base uses (see localFamiliarFloor). */
+  similarityFloor(familiar: number | undefined): number {
+    if (this.settings.minSimilarity !== undefined || familiar === undefined || !this.vectors.localEncoder) return this.minSimilarity;
+    return familiar >= familiarShare ? localFamiliarFloor : localUnfamiliarFloor;
   }
 
   get mode(): RetrievalMode {
@@ -199,14 +206,13 @@ export class Retriever {
   /**
    * Whether the best chunk found answers the question at all: it holds enough of the question's
    * meaningful words, or is close enough in meaning, closer when the knowledge base does not use
-   * most of the question's words (see `familiarEase`). Better no answer than the least bad passage.
+   * most of the question's words (see `localFamiliarFloor`). Better no answer than the least bad passage.
    */
   relevant(chunk: RetrievedChunk | undefined, floors: Partial<Pick<RetrievalSettings, 'minCoverage' | 'minSimilarity'>> = {}): boolean {
     if (!chunk) return false;
     const minCoverage = floors.minCoverage ?? this.settings.minCoverage;
-    const minSimilarity = floors.minSimilarity ?? this.minSimilarity;
-    const shift = chunk.familiar === undefined ? 0 : chunk.familiar >= familiarShare ? -familiarEase : unfamiliarStrictness;
-    return chunk.coverage >= minCoverage || (chunk.similarity ?? -1) >= minSimilarity + shift;
+    const minSimilarity = floors.minSimilarity ?? this.similarityFloor(chunk.familiar);
+    return chunk.coverage >= minCoverage || (chunk.similarity ?? -1) >= minSimilarity;
   }
 
   /** The `topK` most relevant chunks, best first; empty when nothing in the namespace relates to the query. */
