@@ -773,7 +773,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   KB_RANKING: { default: "`fusion`", meaning: "ranking when vectors exist: `fusion` (score fusion), `rrf` (reciprocal rank fusion) or `lexical`" },
   KB_DENSE_WEIGHT: { default: "`0.3`", meaning: "weight of the vector score in `fusion` ranking (the lexical score has the rest)" },
   KB_MIN_COVERAGE: { default: "`0.3` (unknown words count twice)", meaning: "abstention floor: share of the question's meaningful words the best chunk must hold" },
-  KB_MIN_SIMILARITY: { default: "`0.55` (local encoder), `0.2` (endpoint)", meaning: "abstention floor: vector similarity the best chunk must reach" },
+  KB_MIN_SIMILARITY: { default: "`0.4` / `0.65` by familiarity (local encoder), `0.2` (endpoint)", meaning: "abstention floor: vector similarity the best chunk must reach, for every question; unset, the local encoder's floor is 0.4 for a question at least half of whose meaningful words the knowledge base uses, 0.65 otherwise" },
   KB_LARGE_NAMESPACE: { default: "`20000`", meaning: "chunks from which a knowledge base counts as large (document frequencies kept in the process, candidates from a question's rarest stems)" },
   KB_CANDIDATE_BUDGET: { default: "`1000`", meaning: "chunks the candidates of a large knowledge base may number (or 1% of it)" },
   LLM_BASE_URL: { default: "unset: extractive answers; the OpenAI endpoint with LLM_API_KEY alone", meaning: "OpenAI-compatible chat endpoint for knowledge-base answers" },

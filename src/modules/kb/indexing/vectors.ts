@@ -113,6 +113,11 @@ export class ChunkVectors {
     return this.local ? localEncoderMinSimilarity : endpointMinSimilarity;
   }
 
+  /** Whether the vectors are the local encoder's, the similarity scale retrieval's floors are calibrated on. */
+  get localEncoder(): boolean {
+    return !!this.local;
+  }
+
   get model(): string {
     return this.encoder?.model ?? '';
   }

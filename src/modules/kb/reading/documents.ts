@@ -41,6 +41,7 @@ export async function chunkDocuments(chunks: RetrievedChunk[]): Promise<Array<Do
           score: c.score,
           coverage: c.coverage,
           similarity: c.similarity,
+          ...(c.familiar !== undefined ? { familiar: c.familiar } : {}),
           ...(c.learned ? { learned: c.learned } : {}),
         },
       }),
@@ -60,6 +61,7 @@ export function chunkOf(document: Document<ChunkMetadata>): RetrievedChunk {
     score: m.score,
     coverage: m.coverage,
     similarity: m.similarity,
+    ...(m.familiar !== undefined ? { familiar: m.familiar } : {}),
     ...(m.learned ? { learned: m.learned } : {}),
   };
 }

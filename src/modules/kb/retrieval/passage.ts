@@ -14,6 +14,12 @@ export interface RetrievedChunk {
   coverage: number;
   /** Cosine similarity to the question; null without vectors or when not among the nearest. */
   similarity: number | null;
+  /**
+   * Share of the question's meaningful words that some content of the knowledge base uses at all
+   * (learned phrasings aside): a property of the question, the same for every chunk found for it.
+   * Absent when not measured (vector search alone).
+   */
+  familiar?: number;
   /** The learned phrasing (an agent's confirmed question) through which this passage was found. */
   learned?: string;
 }

@@ -45,11 +45,26 @@ const unseenWeight = 2;
 const headingWeight = 1;
 /** Weight of each further match of a passage (a learned phrasing after the first) in its score. */
 const votes = 0.5;
+/**
+ * With the local encoder, the similarity a question needs depends on how familiar its words are
+ * (RetrievedChunk.familiar): 0.4 when at least half of its meaningful words appear in some content,
+ * 0.65 when most of them appear in none (its plain floor, 0.55, where familiarity is not measured).
+ * Similarity alone could not separate answerable from unrelated CovidFAQ questions ("How do I clean
+ * a cast iron pan?" reaches 0.56, many real COVID questions stay under 0.5); vocabulary does: 2 of
+ * the 20 general questions have half their meaningful words in the knowledge base, 712 of the 716
+ * taught ones do. Calibrated on the taught half of CovidFAQ's questions and the bench's `general`
+ * list only (the asked half and the `unrelated` list checked them): see docs/knowledge-bases.md.
+ * Another model's similarities have another scale: an endpoint's floor, or KB_MIN_SIMILARITY when
+ * set, stays one floor for every question.
+ */
+const familiarShare = 0.5;
+const localFamiliarFloor = 0.4;
+const localUnfamiliarFloor = 0.65;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
 
 /** A chunk as the retrieval queries answer it: what answering gets, with its lexical rank instead of the fused score. */
-type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned'> & { rank: number; phrasingId: string | null; heading: string };
+type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned' | 'familiar'> & { rank: number; phrasingId: string | null; heading: string; familiar?: number };
 
 // A question becomes an OR of its stems: every chunk sharing one is a candidate (found through the
 // GIN index), so a stem's document frequency over the candidates is exact. For each candidate the
@@ -58,7 +73,10 @@ type ChunkRow = Omit<RetrievedChunk, 'score' | 'similarity' | 'learned'> & { ran
 // lengths are the fields' word counts (generated columns); $4 is the namespace's chunk count, $6
 // and $7 its average lengths; $8 the question's meaningful stems, whose share in the chunk is its
 // coverage, a stem the knowledge base never uses counting twice: a question whose own words
-// ("sourdough", "Peru") the knowledge base does not know is not covered by the few it shares. The CTEs are materialised so each runs once whatever the planner estimates.
+// ("sourdough", "Peru") the knowledge base does not know is not covered by the few it shares.
+// `familiar` is the share of those stems that some content's chunk holds (learned phrasings aside;
+// in a large namespace a stem counted in the frequency table counts as held): what abstention reads
+// to set the similarity a question needs (relevant()). The CTEs are materialised so each runs once whatever the planner estimates.
 const lexicalSql = `
   WITH q AS MATERIALIZED (
     SELECT coalesce(array_agg(DISTINCT lexeme), '{}'::text[]) AS lexemes
@@ -66,6 +84,7 @@ const lexicalSql = `
   ),
   candidates AS MATERIALIZED (
     SELECT c."id", coalesce(c."terms", 0)::float8 AS len, coalesce(c."headingTerms", 0)::float8 AS hlen,
+           c."phrasingId" IS NULL AS own,
            ts_delete(c."search", tsvector_to_array(ts_delete(c."search", q.lexemes))) AS matched
     FROM "KbChunk" c, q
     WHERE c."id_project" = $1 AND c."namespace" = $2
@@ -75,7 +94,7 @@ const lexicalSql = `
         (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(q.lexemes) l WHERE NOT l = ANY($9::text[])))
   ),
   matches AS MATERIALIZED (
-    SELECT cand."id", cand.len, cand.hlen, m.lexeme,
+    SELECT cand."id", cand.len, cand.hlen, cand.own, m.lexeme,
            (SELECT count(*) FROM unnest(m.weights) w WHERE w = 'A')::float8 AS tfh,
            (SELECT count(*) FROM unnest(m.weights) w WHERE w <> 'A')::float8 AS tf
     FROM candidates cand CROSS JOIN LATERAL unnest(cand.matched) AS m
@@ -88,6 +107,12 @@ const lexicalSql = `
     SELECT t.lexeme, ln(1 + (greatest($4::float8, coalesce(df.n, 0)) - coalesce(df.n, 0) + 0.5) / (coalesce(df.n, 0) + 0.5)) AS w,
            CASE WHEN coalesce(df.n, 0) = 0 THEN ${unseenWeight} ELSE 1 END AS cw
     FROM (SELECT unnest(lexemes) AS lexeme FROM q) t LEFT JOIN df USING (lexeme)
+  ),
+  familiar AS MATERIALIZED (
+    SELECT count(*)::float8 / greatest(cardinality($8::text[]), 1) AS share
+    FROM unnest($8::text[]) AS w(lexeme)
+    WHERE EXISTS (SELECT 1 FROM matches WHERE matches.lexeme = w.lexeme AND matches.own)
+       OR EXISTS (SELECT 1 FROM unnest($9::text[], $10::float8[]) AS common(lexeme, n) WHERE common.lexeme = w.lexeme AND common.n > 0)
   ),
   best AS MATERIALIZED (
     SELECT matches."id",
@@ -103,8 +128,8 @@ const lexicalSql = `
     LIMIT $5
   )
   SELECT c."id", c."contentId", c."position", c."text", c."phrasingId", c."heading",
-         k."name" AS "contentName", k."type" AS "contentType", k."source", best.rank, best.coverage
-  FROM best JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
+         k."name" AS "contentName", k."type" AS "contentType", k."source", best.rank, best.coverage, familiar.share AS familiar
+  FROM best CROSS JOIN familiar JOIN "KbChunk" c ON c."id" = best."id" JOIN "KbContent" k ON k."id" = c."contentId"
   ORDER BY best.rank DESC, c."id"`;
 
 // Document frequencies of every stem of a large namespace, read in one pass (ts_stat over its
@@ -163,9 +188,15 @@ export class Retriever {
     private settings: RetrievalSettings,
   ) {}
 
-  /** Cosine similarity from which a chunk counts as relevant whatever words it shares. */
+  /** Cosine similarity from which a chunk counts as relevant whatever words it shares (familiarity not measured). */
   get minSimilarity(): number {
     return this.settings.minSimilarity ?? this.vectors.minSimilarity;
+  }
+
+  /** The similarity floor for a question `familiar` of whose meaningful words the knowledge base uses (see localFamiliarFloor). */
+  similarityFloor(familiar: number | undefined): number {
+    if (this.settings.minSimilarity !== undefined || familiar === undefined || !this.vectors.localEncoder) return this.minSimilarity;
+    return familiar >= familiarShare ? localFamiliarFloor : localUnfamiliarFloor;
   }
 
   get mode(): RetrievalMode {
@@ -174,12 +205,13 @@ export class Retriever {
 
   /**
    * Whether the best chunk found answers the question at all: it holds enough of the question's
-   * meaningful words, or is close enough in meaning. Better no answer than the least bad passage.
+   * meaningful words, or is close enough in meaning, closer when the knowledge base does not use
+   * most of the question's words (see `localFamiliarFloor`). Better no answer than the least bad passage.
    */
   relevant(chunk: RetrievedChunk | undefined, floors: Partial<Pick<RetrievalSettings, 'minCoverage' | 'minSimilarity'>> = {}): boolean {
     if (!chunk) return false;
     const minCoverage = floors.minCoverage ?? this.settings.minCoverage;
-    const minSimilarity = floors.minSimilarity ?? this.minSimilarity;
+    const minSimilarity = floors.minSimilarity ?? this.similarityFloor(chunk.familiar);
     return chunk.coverage >= minCoverage || (chunk.similarity ?? -1) >= minSimilarity;
   }
 
@@ -190,7 +222,7 @@ export class Retriever {
     const depth = Math.max(topK * 4, 30);
     if (!this.vectors.enabled) {
       const rows = await this.lexical(projectId, namespace, query, depth);
-      return this.passages(projectId, rows.map((row) => [row, Number(row.rank), null]), topK);
+      return this.passages(projectId, rows.map((row) => [row, Number(row.rank), null]), topK, familiarity(rows));
     }
     // Fusion looks deeper than topK in both lists: a chunk second in both beats one first in one.
     // Lexical ranking reads as deep, so that the chunks it ranks first have their similarity.
@@ -221,7 +253,7 @@ export class Retriever {
       for (const row of await this.db.$queryRawUnsafe<ChunkRow[]>(byIdsSql, projectId, missing)) rows.set(row.id, row);
     }
     const ranked = best.filter(([id]) => rows.has(id)).map(([id, score]): Scored => [rows.get(id)!, score, similarity.get(id) ?? null]);
-    return this.passages(projectId, ranked, topK);
+    return this.passages(projectId, ranked, topK, mode === 'dense' ? undefined : familiarity(lexical));
   }
 
   /** The passages nearest to a vector (the vector store's similarity search), best first. */
@@ -238,7 +270,7 @@ export class Retriever {
    * the phrasing's coverage and similarity, which say how close the question is to it), each
    * passage once, at its best rank.
    */
-  private async passages(projectId: string, ranked: Scored[], topK: number): Promise<RetrievedChunk[]> {
+  private async passages(projectId: string, ranked: Scored[], topK: number, familiar?: number): Promise<RetrievedChunk[]> {
     const learnedContents = [...new Set(ranked.filter(([row]) => row.phrasingId).map(([row]) => row.contentId))];
     const leads = new Map<string, ChunkRow>();
     if (learnedContents.length) {
@@ -250,6 +282,7 @@ export class Retriever {
       if (!passage) continue;
       const chunk = toChunk(passage, score, similarity, row.phrasingId ? row.heading : undefined);
       chunk.coverage = Number(row.coverage ?? 0);
+      if (familiar !== undefined) chunk.familiar = familiar;
       const seen = out.get(chunk.id);
       if (!seen) {
         out.set(chunk.id, chunk);
@@ -390,6 +423,11 @@ function minMax(scored: Array<[string, number]>): Array<[string, number]> {
 }
 
 type Scored = [ChunkRow, number, number | null];
+
+/** The question's familiarity, as the lexical rows give it: none found, no word of it in the knowledge base. */
+function familiarity(lexical: ChunkRow[]): number {
+  return lexical.length ? Number(lexical[0].familiar ?? 0) : 0;
+}
 
 function toChunk(row: ChunkRow, score: number, similarity: number | null, learned?: string): RetrievedChunk {
   return {
