@@ -48,7 +48,12 @@ const votes = 0.5;
 /**
  * With the local encoder, the similarity a question needs depends on how familiar its words are
  * (RetrievedChunk.familiar): 0.4 when at least half of its meaningful words appear in some content,
- * 0.65 when most of them appear in none (its plain floor, 0.55, where familiarity is not measured).
+ * its plain floor (0.55) when most of them appear in none and the chunk is the content's own, and
+ * where familiarity is not measured; 0.65 when most appear in none and the chunk was found only
+ * through a learned phrasing (a visitor's wording, not the knowledge base's). A paraphrase that
+ * shares no word with its content ("I want my cash returned" for "How do I get my money back?") is
+ * what the encoder is there for (test/kb-encoder.test.ts); a question the knowledge base does not
+ * know, close only to something a visitor once asked, is weaker evidence.
  * Similarity alone could not separate answerable from unrelated CovidFAQ questions ("How do I clean
  * a cast iron pan?" reaches 0.56, many real COVID questions stay under 0.5); vocabulary does: 2 of
  * the 20 general questions have half their meaningful words in the knowledge base, 712 of the 716
@@ -59,7 +64,7 @@ const votes = 0.5;
  */
 const familiarShare = 0.5;
 const localFamiliarFloor = 0.4;
-const localUnfamiliarFloor = 0.65;
+const localUnfamiliarLearnedFloor = 0.65;
 // Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks.
 const rrfK = 60;
 
@@ -194,9 +199,10 @@ export class Retriever {
   }
 
   /** The similarity floor for a question `familiar` of whose meaningful words the knowledge base uses (see localFamiliarFloor). */
-  similarityFloor(familiar: number | undefined): number {
+  similarityFloor(familiar: number | undefined, learned = false): number {
     if (this.settings.minSimilarity !== undefined || familiar === undefined || !this.vectors.localEncoder) return this.minSimilarity;
-    return familiar >= familiarShare ? localFamiliarFloor : localUnfamiliarFloor;
+    if (familiar >= familiarShare) return localFamiliarFloor;
+    return learned ? localUnfamiliarLearnedFloor : this.minSimilarity;
   }
 
   get mode(): RetrievalMode {
@@ -211,7 +217,7 @@ export class Retriever {
   relevant(chunk: RetrievedChunk | undefined, floors: Partial<Pick<RetrievalSettings, 'minCoverage' | 'minSimilarity'>> = {}): boolean {
     if (!chunk) return false;
     const minCoverage = floors.minCoverage ?? this.settings.minCoverage;
-    const minSimilarity = floors.minSimilarity ?? this.similarityFloor(chunk.familiar);
+    const minSimilarity = floors.minSimilarity ?? this.similarityFloor(chunk.familiar, chunk.learned !== undefined);
     return chunk.coverage >= minCoverage || (chunk.similarity ?? -1) >= minSimilarity;
   }
 
