@@ -144,7 +144,7 @@ describe('with a model that streams', () => {
       return drafts.events.length > 0;
     });
     await send(t, p.projectId, p.guest.token, requestId, { text: 'Are returns free?' });
-    const done = await drafts.waitFor((d) => d.done, 30_000);
+    const done = await drafts.waitFor((d) => d.done, 50_000);
     expect(drafts.events.filter((d) => !d.done && d.draft_id !== 'probe').map((d) => d.text)).toEqual(['Yes,', 'Yes, returns', 'Yes, returns are free']);
     expect(done).toMatchObject({ sender: `bot_${bot.body._id}`, text: 'Yes, returns are free', done: true });
     const message = await eventually(async () => {
@@ -153,7 +153,7 @@ describe('with a model that streams', () => {
     });
     expect(message.text).toBe('Yes, returns are free');
     expect(message.attributes.kb).toMatchObject({ id: returns, draft_id: done.draft_id, question: 'Are returns free?' });
-  });
+  }, 60_000);
 
   it('does not let another visitor follow the drafts of a request not theirs', async () => {
     const requestId = newRequestId();
