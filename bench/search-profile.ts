@@ -6,53 +6,19 @@
 import '../src/env-file.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import pg from 'pg';
 import { startServer } from '../src/server.js';
 import { productionConfig } from './environment.js';
+import { startTrace, stopTrace } from './statement-trace.js';
 import { json, percentile } from './lib.js';
 import { queries as mixedQueries, seed, seedCommonWords, twoWordQueries } from './search.bench.js';
 
-interface Statement {
-  text: string;
-  ms: number;
-}
-let trace: Statement[] | null = null;
-
-// Every statement the server sends goes through pg.Client#query (pool.query included).
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-  const config = args[0] as string | { text?: string; name?: string };
-  const text = typeof config === 'string' ? config : (config?.text ?? config?.name ?? '?');
-  const started = performance.now();
-  const record = () => trace?.push({ text: String(text).replace(/\s+/g, ' ').slice(0, 110), ms: performance.now() - started });
-  const last = args.length - 1;
-  if (typeof args[last] === 'function') {
-    const callback = args[last] as (...a: unknown[]) => void;
-    args[last] = (...a: unknown[]) => {
-      record();
-      callback(...a);
-    };
-    return query.apply(this, args);
-  }
-  const result = query.apply(this, args);
-  if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(record, record);
-  else if (config && typeof (config as { callback?: unknown }).callback === 'function') {
-    const submittable = config as { callback: (...a: unknown[]) => void };
-    const callback = submittable.callback;
-    submittable.callback = (...a: unknown[]) => {
-      record();
-      callback(...a);
-    };
-  }
-  return result;
-};
-
 let stringifyMs = 0;
+let tracing = false;
 const stringify = JSON.stringify;
 JSON.stringify = function (...args: Parameters<typeof JSON.stringify>) {
   const started = performance.now();
   const out = stringify.apply(JSON, args);
-  if (trace && out && out.length > 5_000) stringifyMs += performance.now() - started;
+  if (tracing && out && out.length > 5_000) stringifyMs += performance.now() - started;
   return out;
 } as typeof JSON.stringify;
 
@@ -99,15 +65,16 @@ try {
     }
     for (let round = 0; round < rounds; round++) {
       for (const q of queries) {
-        trace = [];
+        startTrace();
+        tracing = true;
         serviceMs = 0;
         stringifyMs = 0;
         const started = performance.now();
         const response = await fetch(`${server.url}/v3/${common.projectId}/search?q=${encodeURIComponent(q)}`, { headers: { authorization: token } });
         bytes = (await response.text()).length;
         const total = performance.now() - started;
-        const statements = trace;
-        trace = null;
+        const statements = stopTrace();
+        tracing = false;
         const sql = statements.reduce((sum, s) => sum + s.ms, 0);
         stages.total.push(total);
         stages.service.push(serviceMs);
