@@ -135,7 +135,7 @@ describe('when the batched statement leaves a post to the general path', () => {
   const agent = batchParams(authorParams(member('agent', 't1', 'u1')));
 
   it('checks the reasons in this order', () => {
-    expect(batchFallbacks.map(([reason]) => reason)).toEqual(['request_closed', 'visibility_unsure', 'routes_request', 'first_response']);
+    expect(batchFallbacks.map(([reason]) => reason)).toEqual(['request_closed', 'visibility_unsure', 'routes_request']);
   });
 
   it('gives a closed request as the reason before any other', () => {
@@ -156,9 +156,9 @@ describe('when the batched statement leaves a post to the general path', () => {
     for (const row of rows) expect(fallbackOf(row as Request, asBot), row.id).not.toBe('visibility_unsure');
   });
 
-  it("leaves the requester's post that routes its request, and an agent's first response, to the general path", () => {
+  it("leaves the requester's post that routes its request to the general path, and writes an agent's first response", () => {
     expect(fallbackOf(request({ status: ABANDONED }), batchParams(authorParams(member('user', 't9', 'u9'))))).toBe('routes_request');
-    expect(fallbackOf(request({ participants: ['u1'] }), agent)).toBe('first_response');
+    expect(fallbackOf(request({ participants: ['u1'] }), agent)).toBeNull();
   });
 
   it("writes an agent's later post to a request it takes part in, and a requester's post to its waiting request", () => {
@@ -184,6 +184,9 @@ describe('when the batched statement leaves a post to the general path', () => {
     ['an end user', member('user', 't1', 'u1')],
     ['a bot', bot],
   ];
+  it('reads isFirstResponse (which the batch writes) in SQL as in JavaScript, for an agent, an admin, an end user and a bot', async () => {
+    for (const [, actor] of authors) await expectReadingsAgree(isFirstResponse, batchParams(authorParams(actor)));
+  });
   for (const [reason, condition] of batchFallbacks) {
     it(`reads ${reason} in SQL as in JavaScript, for an agent, an admin, an end user and a bot`, async () => {
       for (const [, actor] of authors) await expectReadingsAgree(condition, batchParams(authorParams(actor)));
