@@ -28,17 +28,18 @@ import {
 // `MessageService.afterMessage`).
 //
 // Posts to one project wait while batches of that project are being written on this node (one on
-// the embedded database, two on PostgreSQL), and the next batch takes all of them (group commit): one statement locks their requests (in id order),
-// decides each post on its locked row, inserts the messages and appends their `message.create`
-// events (taking the project's sequence lock once, last). A teammate's first answer sets the
-// request's first_response_at and waiting_time and logs its `request.update` in the same statement:
-// in a busy team nearly every answer is the first in its conversation, and as a transaction of its
-// own (ten-odd statements) each took a connection the batch would have shared. Under load that is one statement, one
-// commit and one sequence lock for many posts instead of one each; alone, a post is written at
-// once, as before. A post whose request is missing or whose conditions fail writes nothing and
-// comes back with the reason (`FallbackReason`): `MessageService.post` then takes the general
-// path, which creates the request, answers the error or applies the change. The row, the event and
-// the conditions are those of `rules.ts`, which the general path uses too.
+// the embedded database, two on PostgreSQL), and the next batch takes all of them (group commit):
+// one statement locks their requests (in id order), decides each post on its locked row, inserts
+// the messages and appends their `message.create` events (taking the project's sequence lock once,
+// last). A teammate's first answer sets the request's first_response_at and waiting_time and logs
+// its `request.update` in the same statement: in a busy team nearly every answer is the first in
+// its conversation, and as a transaction of its own (ten-odd statements) each held a connection the
+// batch would have shared. Under load that is one statement, one commit and one sequence lock for
+// many posts instead of one each; alone, a post is written at once, as before. A post whose request
+// is missing or whose conditions fail writes nothing and comes back with the reason
+// (`FallbackReason`): `MessageService.post` then takes the general path, which creates the request,
+// answers the error or applies the change. The row, the events, the conditions and what a first
+// response sets are those of `rules.ts`, which the general path uses too.
 
 /** A post as the batch takes it: the draft's content fields (the client's `createdAt` when it gave one), and who posts. */
 export type BatchedPost = Pick<MessageDraft, 'requestId' | 'text' | 'type' | 'metadata' | 'attributes' | 'hidden' | 'createdAt'> & { actor: Actor };
@@ -138,6 +139,15 @@ const insertValues = Prisma.raw(messageColumns.map((name) => `x."${name}"`).join
 const requestFields = Prisma.raw(Object.values(Prisma.RequestScalarFieldEnum).map((name) => `r."${name}"`).join(', '));
 const messageFields = Prisma.raw(Object.values(Prisma.MessageScalarFieldEnum).map((name) => `"${name}"`).join(', '));
 
+/**
+ * The batch's statement. Besides the messages and their events: `"responding"` is, per request, the
+ * first written post that `isFirstResponse` holds for (on the row as locked: a later post of the
+ * batch answers a request the first has answered), with the requester's first message, stored or
+ * written by the batch up to that post (as the general path, writing one post after the other,
+ * sees it); `"responded"` sets its fields. Each post's `message.create` is appended at place 2i and
+ * a first response's `request.update` at 2i + 1, right after it. A post shows its request as the
+ * batch left it up to that post: updated from the first response on.
+ */
 function statement(projectId: string, posts: Waiting[], now: Date) {
   const rows = posts.map((post, k) => {
     const author = authorParams(post.actor);
@@ -182,9 +192,6 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       WHERE q."fallback" IS NULL AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
       ORDER BY x."i"
       RETURNING ${messageFields}),
-    -- Per request, the first written post the rule calls a first response (a later one of the batch
-    -- answers a request the first has answered), with the requester's first message: stored, or
-    -- written by the batch up to this post (as the general path, one post after the other, sees it).
     "responding" AS (
       SELECT DISTINCT ON (r."id") r."id", r."item", x."createdAt" AS "answered_at", (
           SELECT min(w."createdAt") FROM (
@@ -201,7 +208,6 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       UPDATE "Request" r SET ${respondedSet}, "v" = r."v" + 1, "updatedAt" = ${now}::timestamp(3)
       FROM "responding" f WHERE r."id" = f."id"
       RETURNING ${requestFields}, f."item"),
-    -- Each post's message.create, then its request's request.update when it was the first response.
     ${appendEventRowsSql(
       projectId,
       Prisma.sql`SELECT x."i" * 2 AS "i", x."id", x."name", x."subject", x."payload", x."createdAt"
@@ -217,7 +223,6 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
         'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
       LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"
-      -- A post shows its request as the batch's first response to it left it, from that post on.
       LEFT JOIN "responded" u ON u."id" = r."id" AND u."item" <= r."item"
       LEFT JOIN "appended" ue ON ue."id" = x."responded_event"`;
 }
