@@ -156,7 +156,8 @@ export const requestClosed: Condition = equal(column('status'), value(RequestSta
  * Why the batched statement leaves a post to the general path, checked in this order; none holds
  * for a post it writes (a first response it writes too: `isFirstResponse` there sets the request's
  * fields and logs `firstResponded` in the same statement). Visibility is judged without the
- * author's departments: when it is not sure, the general path reads them and decides (and answers 403 when the author may not write).
+ * author's departments: when it is not sure, the general path reads them and decides (and answers
+ * 403 when the author may not write).
  */
 export const batchFallbacks = [
   ['request_closed', requestClosed],
