@@ -29,8 +29,8 @@ const rate = Number(process.env.RATE ?? 200);
 const seconds = Number(process.env.SECONDS ?? 20);
 /**
  * PostgreSQL connections of each node (DATABASE_POOL_SIZE). The default of a node on this 2-core
- * machine is 4, which carries about 50–70 agents' first answers a second here (each a transaction
- * of nine statements); see docs/scale.md.
+ * machine is 4, which carried about 50–70 agents' first answers a second here when each was a
+ * transaction of nine statements (now written by the batched post statement); see docs/scale.md.
  */
 const pool = process.env.POOL ?? '12';
 /** Which scenarios run: one node, two nodes, or both (the default "1,2"). */

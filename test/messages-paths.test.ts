@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullName } from '../src/modules/requests/request-rows.js';
 import { RequestStatus } from '../src/modules/requests/states.js';
 import { createTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 
@@ -132,13 +133,105 @@ describe('a message posted by the batched statement or by the general path', () 
     // The requester writing to a served request changes nothing on it: the batch writes it.
     const plain = await run(true, 'requester', RequestStatus.SERVED, true);
     expect(plain.fellBack).toBe(0);
-    // An agent's first response changes the request: the general path applies it.
+    // An agent's first response sets it on the request in the same statement.
     const first = await run(true, 'agent', RequestStatus.SERVED, false);
-    expect(first.fellBack).toBe(1);
+    expect(first.fellBack).toBe(0);
     const closed = await run(true, 'requester', RequestStatus.CLOSED, true);
     expect(closed.seen.status).toBe(409);
     const after = t.services.messages.fallbacks();
-    expect((after.first_response ?? 0) - (before.first_response ?? 0)).toBe(1);
     expect((after.request_closed ?? 0) - (before.request_closed ?? 0)).toBe(1);
+  });
+});
+
+/** A post made through the service, as the REST route makes it: who posts, by teammate id. */
+async function actor(teammateId: string) {
+  const member = await t.services.teammates.get(p.projectId, teammateId);
+  return { userId: member.id_user, fullname: fullName(member), member };
+}
+
+/** The first response as the request shows it, against the answer and the requester's first message. */
+async function firstResponse(requestId: string, answer: { createdAt: string; request: any }) {
+  const messages = await t.get(`/v3/${p.projectId}/requests/${requestId}/messages`, { token: p.owner.token });
+  const opening = messages.body.find((m: any) => m.sender === p.guest.userId);
+  const read = (await t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.owner.token })).body;
+  const expected = { first_response_at: answer.createdAt, waiting_time: Date.parse(answer.createdAt) - Date.parse(opening.createdAt) };
+  return {
+    answered: { first_response_at: answer.request.first_response_at, waiting_time: answer.request.waiting_time },
+    stored: { first_response_at: read.first_response_at, waiting_time: read.waiting_time },
+    expected,
+  };
+}
+
+async function eventsAbout(requestId: string, before: number) {
+  const row = await db().request.findUniqueOrThrow({ where: { id_project_request_id: { id_project: p.projectId, request_id: requestId } } });
+  const messages = new Set((await db().message.findMany({ where: { id_project: p.projectId, request_id: requestId }, select: { id: true } })).map((m) => m.id));
+  return (await t.services.infra.eventLog.readAfter(p.projectId, before))
+    .filter((e) => e.subject === row.id || messages.has(e.subject))
+    .map((e) => ({ name: e.name, subject: e.subject === row.id ? 'the request' : 'a message', payload: e.payload }));
+}
+
+describe('a first response written by the batched statement', () => {
+  it.each([true, false])('an agent\'s first answer (batched: %s) sets first_response_at and waiting_time, then logs message.create and request.update', async (batched) => {
+    const requestId = await prepare(RequestStatus.SERVED, false);
+    const before = await lastSeq();
+    const fallbacks = { ...t.services.messages.fallbacks() };
+    t.services.messages.batched = batched;
+    let answer;
+    try {
+      answer = await t.post(`/v3/${p.projectId}/requests/${requestId}/messages`, { token: p.agent.token, body: { text: 'hello' } });
+    } finally {
+      t.services.messages.batched = true;
+    }
+    expect(answer.status).toBe(200);
+    if (batched) expect(t.services.messages.fallbacks()).toEqual(fallbacks);
+    const seen = await firstResponse(requestId, answer.body);
+    expect(seen.answered).toEqual(seen.expected);
+    expect(seen.stored).toEqual(seen.expected);
+    expect(await eventsAbout(requestId, before)).toEqual([
+      { name: 'message.create', subject: 'a message', payload: { request_id: requestId, sender: p.agent.userId, hidden: false } },
+      { name: 'request.update', subject: 'the request', payload: { request_id: requestId, fields: ['first_response_at', 'waiting_time'], status: RequestStatus.SERVED } },
+    ]);
+  });
+
+  it('two agent posts in one batch: only the first is the first response', async () => {
+    const requestId = await prepare(RequestStatus.SERVED, false);
+    const before = await lastSeq();
+    const fallbacks = { ...t.services.messages.fallbacks() };
+    const [agent, admin] = await Promise.all([actor(p.agent.teammateId), actor(p.admin.teammateId)]);
+    // Made in the same tick, both join one batch (it starts once the tick's posts are in).
+    const [first, second] = await Promise.all([
+      t.services.messages.post(p.projectId, agent, requestId, { text: 'one' }),
+      t.services.messages.post(p.projectId, admin, requestId, { text: 'two' }),
+    ]);
+    expect(t.services.messages.fallbacks()).toEqual(fallbacks);
+    expect(second.createdAt).toEqual(first.createdAt);
+    expect(first.request!.first_response_at).toEqual(first.createdAt);
+    expect(second.request!.first_response_at).toEqual(first.createdAt);
+    expect(second.request!.waiting_time).toBe(first.request!.waiting_time);
+    const events = await eventsAbout(requestId, before);
+    expect(events.map((e) => `${e.name} ${e.subject}`)).toEqual(['message.create a message', 'request.update the request', 'message.create a message']);
+    const read = (await t.get(`/v3/${p.projectId}/requests/${requestId}`, { token: p.owner.token })).body;
+    expect(read.first_response_at).toBe(first.createdAt.toISOString());
+  });
+
+  it('a requester\'s post never sets it, alone or in a batch before an agent\'s answer', async () => {
+    const requestId = await prepare(RequestStatus.SERVED, false);
+    const before = await lastSeq();
+    const fallbacks = { ...t.services.messages.fallbacks() };
+    const alone = await t.post(`/v3/${p.projectId}/requests/${requestId}/messages`, { token: p.guest.token, body: { text: 'still there?' } });
+    expect(alone.status).toBe(200);
+    expect(alone.body.request).toMatchObject({ first_response_at: null, waiting_time: null });
+    expect((await eventsAbout(requestId, before)).map((e) => e.name)).toEqual(['message.create']);
+    const [guest, agent] = await Promise.all([actor(p.guest.teammateId), actor(p.agent.teammateId)]);
+    const [asked, answered] = await Promise.all([
+      t.services.messages.post(p.projectId, guest, requestId, { text: 'hello?' }),
+      t.services.messages.post(p.projectId, agent, requestId, { text: 'here' }),
+    ]);
+    expect(t.services.messages.fallbacks()).toEqual(fallbacks);
+    // The requester's post in the batch shows the request as it was; the answer, as it set it.
+    expect(asked.request!.first_response_at).toBeNull();
+    expect(answered.request!.first_response_at).toEqual(answered.createdAt);
+    const seen = await firstResponse(requestId, JSON.parse(JSON.stringify(answered)));
+    expect(seen.stored).toEqual(seen.expected);
   });
 });

@@ -162,6 +162,11 @@ async function append(tx: Tx, events: PendingEvent[]): Promise<LoggedEvent[]> {
  * (the sequence untouched) when it holds for none.
  */
 export function appendEventsSql(projectId: string, events: PendingEvent[], only?: Prisma.Sql): Prisma.Sql {
+  return appendEventRowsSql(projectId, only ? Prisma.sql`${eventRowsSql(events)} WHERE ${only}` : eventRowsSql(events));
+}
+
+/** `events` as rows `x` of the columns `appendEventRowsSql` reads, `i` their place (from 1). */
+export function eventRowsSql(events: PendingEvent[]): Prisma.Sql {
   const rows = events.map((e, i) => ({
     i: i + 1,
     id: e.id,
@@ -170,11 +175,18 @@ export function appendEventsSql(projectId: string, events: PendingEvent[], only?
     payload: e.payload,
     createdAt: e.createdAt.toISOString(),
   }));
+  return Prisma.sql`SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x("i" int, "id" text, "name" text, "subject" text, "payload" jsonb, "createdAt" timestamp(3))`;
+}
+
+/**
+ * As `appendEventsSql`, for events a statement makes of its own rows (a subject or payload known
+ * only in the database): `rows` is a query of the columns `eventRowsSql` gives, appended in the
+ * order of `i`.
+ */
+export function appendEventRowsSql(projectId: string, rows: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`"appending" AS MATERIALIZED (
-      SELECT x.*, row_number() OVER (ORDER BY x."i") AS "n"
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x("i" int, "id" text, "name" text, "subject" text, "payload" jsonb, "createdAt" timestamp(3))
-      ${only ? Prisma.sql`WHERE ${only}` : Prisma.empty}),
+      SELECT x.*, row_number() OVER (ORDER BY x."i") AS "n" FROM (${rows}) x),
     "appended_seq" AS (
       UPDATE "Project" SET "eventSeq" = "eventSeq" + (SELECT count(*) FROM "appending")
       WHERE "id" = ${projectId} AND EXISTS (SELECT 1 FROM "appending")

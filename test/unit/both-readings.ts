@@ -86,6 +86,14 @@ export async function idsWhere(where: Prisma.Sql, from: Prisma.Sql = Prisma.empt
   return found.map((row) => row.id);
 }
 
+/** The one row a SELECT of SQL values gives (no table read), for rules that compute a value. */
+export async function selectValues<T>(select: Prisma.Sql): Promise<T> {
+  const query = Prisma.sql`SELECT ${select}`;
+  const db = await rowsDatabase();
+  const { rows: found } = await db.query<T>(query.text, query.values);
+  return found[0];
+}
+
 const sqlType = (v: unknown) => (typeof v === 'number' ? 'int' : typeof v === 'boolean' ? 'boolean' : 'text');
 
 /**

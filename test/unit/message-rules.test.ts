@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Request } from '../../src/generated/prisma/client.js';
+import { Prisma, type Request } from '../../src/generated/prisma/client.js';
 import { visibility } from '../../src/modules/requests/access.js';
 import type { Actor } from '../../src/modules/requests/actor.js';
 import { holds, type Params } from '../../src/modules/requests/conditions.js';
@@ -8,6 +8,8 @@ import {
   authorParams,
   batchFallbacks,
   batchParams,
+  firstResponseData,
+  firstResponseSql,
   isFirstResponse,
   messageCreated,
   messageRow,
@@ -16,7 +18,7 @@ import {
   routesRequest,
   type MessageDraft,
 } from '../../src/modules/messages/rules.js';
-import { expectReadingsAgree, rows } from './both-readings.js';
+import { expectReadingsAgree, rows, selectValues } from './both-readings.js';
 
 // The rules of a message (src/modules/messages/rules.ts), without an app: the row a post is
 // stored as, the event it logs, and the conditions on its request that both ways of posting
@@ -135,7 +137,7 @@ describe('when the batched statement leaves a post to the general path', () => {
   const agent = batchParams(authorParams(member('agent', 't1', 'u1')));
 
   it('checks the reasons in this order', () => {
-    expect(batchFallbacks.map(([reason]) => reason)).toEqual(['request_closed', 'visibility_unsure', 'routes_request', 'first_response']);
+    expect(batchFallbacks.map(([reason]) => reason)).toEqual(['request_closed', 'visibility_unsure', 'routes_request']);
   });
 
   it('gives a closed request as the reason before any other', () => {
@@ -156,9 +158,9 @@ describe('when the batched statement leaves a post to the general path', () => {
     for (const row of rows) expect(fallbackOf(row as Request, asBot), row.id).not.toBe('visibility_unsure');
   });
 
-  it("leaves the requester's post that routes its request, and an agent's first response, to the general path", () => {
+  it("leaves the requester's post that routes its request to the general path, and writes an agent's first response", () => {
     expect(fallbackOf(request({ status: ABANDONED }), batchParams(authorParams(member('user', 't9', 'u9'))))).toBe('routes_request');
-    expect(fallbackOf(request({ participants: ['u1'] }), agent)).toBe('first_response');
+    expect(fallbackOf(request({ participants: ['u1'] }), agent)).toBeNull();
   });
 
   it("writes an agent's later post to a request it takes part in, and a requester's post to its waiting request", () => {
@@ -184,9 +186,32 @@ describe('when the batched statement leaves a post to the general path', () => {
     ['an end user', member('user', 't1', 'u1')],
     ['a bot', bot],
   ];
+  it('reads isFirstResponse (which the batch writes) in SQL as in JavaScript, for an agent, an admin, an end user and a bot', async () => {
+    for (const [, actor] of authors) await expectReadingsAgree(isFirstResponse, batchParams(authorParams(actor)));
+  });
   for (const [reason, condition] of batchFallbacks) {
     it(`reads ${reason} in SQL as in JavaScript, for an agent, an admin, an end user and a bot`, async () => {
       for (const [, actor] of authors) await expectReadingsAgree(condition, batchParams(authorParams(actor)));
     });
   }
+});
+
+describe('what a first response sets, read in JavaScript (the general path) and in SQL (the batch)', () => {
+  const answeredAt = new Date('2026-01-02T03:04:05.678Z');
+  const cases: Array<[string, Date | null]> = [
+    ['30 days and 123 ms before', new Date(answeredAt.getTime() - 30 * 86_400_000 - 123)],
+    ['at the same millisecond', answeredAt],
+    ['after the answer (a client clock ahead): no negative wait', new Date(answeredAt.getTime() + 5000)],
+    ['never: no wait known', null],
+  ];
+  const time = (d: Date | null) => Prisma.sql`${d?.toISOString() ?? null}::timestamp(3)`;
+
+  it.each(cases)('the requester first wrote %s', async (_, requesterFirstAt) => {
+    const sql = firstResponseSql(time(answeredAt), time(requesterFirstAt));
+    const read = await selectValues<{ at: string; waiting: number | null }>(
+      Prisma.sql`to_char(${sql.first_response_at}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at", ${sql.waiting_time} AS "waiting"`,
+    );
+    const expected = firstResponseData(answeredAt, requesterFirstAt);
+    expect({ at: read.at, waiting: read.waiting }).toEqual({ at: expected.first_response_at.toISOString(), waiting: expected.waiting_time });
+  });
 });

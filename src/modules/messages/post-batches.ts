@@ -1,6 +1,6 @@
 import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
 import { fromJsonTimestamp, prepared, queryRows, runsConcurrently, withJsonDates, type Db } from '../../infra/database.js';
-import { appendEventsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
+import { appendEventRowsSql, eventRowsSql, pendingEvent, type EventLog, type LoggedEvent } from '../../infra/event-log.js';
 import { cuid } from '../../infra/ids.js';
 import { inRequestTransaction } from '../../infra/request-transaction.js';
 import { requestInProgress, type RequestProgress } from '../../infra/request-scope.js';
@@ -8,20 +8,38 @@ import { conditionSql } from '../requests/conditions.js';
 import { relationObject, relationsFromRow, type RelationRow, type RequestRelations } from '../requests/relations.js';
 import type { Actor } from '../requests/actor.js';
 import { messageDates, requestDates } from './with-requests.js';
-import { authorParams, batchFallbacks, batchParams, messageCreated, messageRow, messageRowColumns, type FallbackReason, type MessageDraft } from './rules.js';
+import {
+  authorParams,
+  batchFallbacks,
+  batchParams,
+  firstResponded,
+  firstResponseSql,
+  isFirstResponse,
+  messageCreated,
+  messageRow,
+  messageRowColumns,
+  requesterUserSql,
+  type FallbackReason,
+  type MessageDraft,
+} from './rules.js';
 
 // The common message post, written in batches: a message to an existing, open request the caller
-// surely may write to, and which changes nothing on the request (see `MessageService.afterMessage`).
+// surely may write to, and which changes nothing on the request but its first response (see
+// `MessageService.afterMessage`).
 //
 // Posts to one project wait while batches of that project are being written on this node (one on
-// the embedded database, two on PostgreSQL), and the next batch takes all of them (group commit): one statement locks their requests (in id order),
-// decides each post on its locked row, inserts the messages and appends their `message.create`
-// events (taking the project's sequence lock once, last). Under load that is one statement, one
-// commit and one sequence lock for many posts instead of one each; alone, a post is written at
-// once, as before. A post whose request is missing or whose conditions fail writes nothing and
-// comes back with the reason (`FallbackReason`): `MessageService.post` then takes the general
-// path, which creates the request, answers the error or applies the change. The row, the event and
-// the conditions are those of `rules.ts`, which the general path uses too.
+// the embedded database, two on PostgreSQL), and the next batch takes all of them (group commit):
+// one statement locks their requests (in id order), decides each post on its locked row, inserts
+// the messages and appends their `message.create` events (taking the project's sequence lock once,
+// last). A teammate's first answer sets the request's first_response_at and waiting_time and logs
+// its `request.update` in the same statement: in a busy team nearly every answer is the first in
+// its conversation, and as a transaction of its own (ten-odd statements) each held a connection the
+// batch would have shared. Under load that is one statement, one commit and one sequence lock for
+// many posts instead of one each; alone, a post is written at once, as before. A post whose request
+// is missing or whose conditions fail writes nothing and comes back with the reason
+// (`FallbackReason`): `MessageService.post` then takes the general path, which creates the request,
+// answers the error or applies the change. The row, the events, the conditions and what a first
+// response sets are those of `rules.ts`, which the general path uses too.
 
 /** A post as the batch takes it: the draft's content fields (the client's `createdAt` when it gave one), and who posts. */
 export type BatchedPost = Pick<MessageDraft, 'requestId' | 'text' | 'type' | 'metadata' | 'attributes' | 'hidden' | 'createdAt'> & { actor: Actor };
@@ -29,9 +47,13 @@ export type BatchedPost = Pick<MessageDraft, 'requestId' | 'text' | 'type' | 'me
 export interface BatchWritten {
   written: true;
   message: Message;
+  /** The request as the post left it (its first response set, when it was one). */
   request: Request;
   relations: RequestRelations;
+  /** Its `message.create`. */
   event: LoggedEvent;
+  /** The `request.update` of a first response, logged right after it; null for any other post. */
+  responded: LoggedEvent | null;
 }
 
 /** A post the batch left to the general path, and why. */
@@ -61,12 +83,15 @@ const maxBatch = 100;
 // be built, its keys sorted, and then written out (a sixth of the statement's database CPU).
 interface WrittenJson {
   fallback: (typeof batchFallbacks)[number][0] | null;
-  /** The locked row with the batch's own two columns (`item`, `fallback`), dropped on reading. */
-  request: Json<Request> & { item?: number; fallback?: unknown };
+  /** The locked (or updated) row with the batch's own columns (`item`, `fallback`, `responds`), dropped on reading. */
+  request: Json<Request> & { item?: number; fallback?: unknown; responds?: unknown };
   message: Json<Message> | null;
-  event: { id: string; id_project: string; seq: number; name: string; subject: string; payload: Record<string, unknown>; createdAt: string } | null;
+  event: EventJson | null;
+  responded: EventJson | null;
   relations: RelationRow;
 }
+
+type EventJson = { id: string; id_project: string; seq: number; name: string; subject: string; payload: Record<string, unknown>; createdAt: string };
 
 /** A row as `row_to_json` writes it: timestamps (UTC, no zone) are text. */
 type Json<T> = { [K in keyof T]: NonNullable<T[K]> extends Date ? string | Extract<T[K], null> : T[K] };
@@ -81,9 +106,30 @@ const fallback = Prisma.sql`CASE ${Prisma.join(
   batchFallbacks.map(([reason, condition]) => Prisma.sql`WHEN ${conditionSql(condition, author)} THEN ${Prisma.raw(`'${reason}'`)}`),
   ' ',
 )} END`;
+/** Whether the post would be its request's first response, on the row as locked (before the batch). */
+const responds = conditionSql(isFirstResponse, author);
+
+// A first response's `request.update`: the event of rules.ts, its values read from the updated row
+// `u`, its payload written out as JSONB (the general path's is stored as JSONB too).
+const respondedEvent = firstResponded<Prisma.Sql>({
+  id: Prisma.sql`u."id"`,
+  id_project: Prisma.sql`u."id_project"`,
+  request_id: Prisma.sql`u."request_id"`,
+  status: Prisma.sql`u."status"`,
+});
+const respondedPayload = Prisma.sql`jsonb_build_object(${Prisma.join(
+  Object.entries(respondedEvent.payload).map(
+    ([key, v]) => Prisma.sql`${Prisma.raw(`'${key}'`)}, ${v instanceof Prisma.Sql ? v : Prisma.sql`${JSON.stringify(v)}::jsonb`}`,
+  ),
+)})`;
+const respondedSet = Prisma.join(
+  Object.entries(firstResponseSql(Prisma.sql`f."answered_at"`, Prisma.sql`f."requester_first_at"`)).map(
+    ([name, v]) => Prisma.sql`${Prisma.raw(`"${name}"`)} = ${v}`,
+  ),
+);
 
 // The batch's input rows: each post's message row (rules.ts), its id and place, and who posts.
-const inputColumns = { i: 'int', id: 'text', ...messageRowColumns, kind: 'text', teammate: 'text', user: 'text' } as const;
+const inputColumns = { i: 'int', id: 'text', ...messageRowColumns, kind: 'text', teammate: 'text', user: 'text', responded_event: 'text' } as const;
 const inputRecord = Prisma.raw(Object.entries(inputColumns).map(([name, type]) => `"${name}" ${type}`).join(', '));
 const messageColumns = ['id', ...Object.keys(messageRowColumns)];
 const insertColumns = Prisma.raw(messageColumns.map((name) => `"${name}"`).join(', '));
@@ -93,6 +139,15 @@ const insertValues = Prisma.raw(messageColumns.map((name) => `x."${name}"`).join
 const requestFields = Prisma.raw(Object.values(Prisma.RequestScalarFieldEnum).map((name) => `r."${name}"`).join(', '));
 const messageFields = Prisma.raw(Object.values(Prisma.MessageScalarFieldEnum).map((name) => `"${name}"`).join(', '));
 
+/**
+ * The batch's statement. Besides the messages and their events: `"responding"` is, per request, the
+ * first written post that `isFirstResponse` holds for (on the row as locked: a later post of the
+ * batch answers a request the first has answered), with the requester's first message, stored or
+ * written by the batch up to that post (as the general path, writing one post after the other,
+ * sees it); `"responded"` sets its fields. Each post's `message.create` is appended at place 2i and
+ * a first response's `request.update` at 2i + 1, right after it. A post shows its request as the
+ * batch left it up to that post: updated from the first response on.
+ */
 function statement(projectId: string, posts: Waiting[], now: Date) {
   const rows = posts.map((post, k) => {
     const author = authorParams(post.actor);
@@ -117,6 +172,8 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       kind: author.kind,
       teammate: author.teammateId,
       user: author.userId,
+      // The id of its `request.update`, should it be a first response.
+      responded_event: cuid(),
     };
   });
   const events = rows.map((row) => pendingEvent(messageCreated(row), now));
@@ -124,7 +181,7 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
     WITH "input" AS MATERIALIZED (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${inputRecord})),
     "request" AS (
-      SELECT ${requestFields}, x."i" AS "item", ${fallback} AS "fallback"
+      SELECT ${requestFields}, x."i" AS "item", ${fallback} AS "fallback", ${responds} AS "responds"
       FROM "input" x JOIN "Request" r ON r."id_project" = ${projectId} AND r."request_id" = x."request_id"
       ORDER BY r."id", x."i"
       FOR UPDATE OF r),
@@ -135,11 +192,51 @@ function statement(projectId: string, posts: Waiting[], now: Date) {
       WHERE q."fallback" IS NULL AND EXISTS (SELECT 1 FROM "Project" WHERE "id" = ${projectId})
       ORDER BY x."i"
       RETURNING ${messageFields}),
-    ${appendEventsSql(projectId, events, Prisma.sql`x."subject" IN (SELECT "id" FROM "message")`)}
-    SELECT r."item", json_build_object('fallback', r."fallback", 'request', row_to_json(r), 'message', row_to_json(m), 'event', row_to_json(e),
+    "responding" AS (
+      SELECT DISTINCT ON (r."id") r."id", r."item", x."createdAt" AS "answered_at", (
+          SELECT min(w."createdAt") FROM (
+            SELECT m."createdAt", m."createdBy" FROM "Message" m
+            WHERE m."id_project" = ${projectId} AND m."request_id" = r."request_id"
+            UNION ALL
+            SELECT m."createdAt", m."createdBy" FROM "message" m JOIN "input" y ON y."id" = m."id"
+            WHERE m."request_id" = r."request_id" AND y."i" <= r."item") w
+          WHERE w."createdBy" = ${requesterUserSql}) AS "requester_first_at"
+      FROM "request" r JOIN "input" x ON x."i" = r."item"
+      WHERE r."responds" AND x."id" IN (SELECT "id" FROM "message")
+      ORDER BY r."id", r."item"),
+    "responded" AS (
+      UPDATE "Request" r SET ${respondedSet}, "v" = r."v" + 1, "updatedAt" = ${now}::timestamp(3)
+      FROM "responding" f WHERE r."id" = f."id"
+      RETURNING ${requestFields}, f."item"),
+    ${appendEventRowsSql(
+      projectId,
+      Prisma.sql`SELECT x."i" * 2 AS "i", x."id", x."name", x."subject", x."payload", x."createdAt"
+        FROM (${eventRowsSql(events)}) x WHERE x."subject" IN (SELECT "id" FROM "message")
+        UNION ALL
+        SELECT u."item" * 2 + 1, y."responded_event", ${Prisma.raw(`'${respondedEvent.name}'`)}::text, ${respondedEvent.subject},
+          ${respondedPayload}, ${now}::timestamp(3)
+        FROM "responded" u JOIN "input" y ON y."i" = u."item"`,
+    )}
+    SELECT r."item", json_build_object('fallback', r."fallback",
+        'request', CASE WHEN u."id" IS NULL THEN row_to_json(r) ELSE row_to_json(u) END,
+        'message', row_to_json(m), 'event', row_to_json(e), 'responded', row_to_json(ue),
         'relations', ${relationObject})::text AS "written"
     FROM "request" r JOIN "input" x ON x."i" = r."item"
-      LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"`;
+      LEFT JOIN "message" m ON m."id" = x."id" LEFT JOIN "appended" e ON e."subject" = x."id"
+      LEFT JOIN "responded" u ON u."id" = r."id" AND u."item" <= r."item"
+      LEFT JOIN "appended" ue ON ue."id" = x."responded_event"`;
+}
+
+function loggedEvent(event: EventJson): LoggedEvent {
+  return {
+    id: event.id,
+    projectId: event.id_project,
+    seq: Number(event.seq),
+    name: event.name as LoggedEvent['name'],
+    subject: event.subject,
+    payload: event.payload ?? {},
+    createdAt: fromJsonTimestamp(event.createdAt).toISOString(),
+  };
 }
 
 export class PostBatcher {
@@ -215,8 +312,8 @@ export class PostBatcher {
     const written = new Map<number, BatchOutcome>();
     try {
       for (const row of rows) {
-        const { fallback, request: locked, message, event, relations } = JSON.parse(row.written) as WrittenJson;
-        const { item: _item, fallback: _fallback, ...request } = locked;
+        const { fallback, request: locked, message, event, responded, relations } = JSON.parse(row.written) as WrittenJson;
+        const { item: _item, fallback: _fallback, responds: _responds, ...request } = locked;
         if (!message) {
           written.set(row.item, { written: false, reason: fallback ?? 'not_written' });
           continue;
@@ -227,21 +324,14 @@ export class PostBatcher {
           message: withJsonDates<Message>(message, messageDates),
           request: withJsonDates<Request>(request, requestDates),
           relations: relationsFromRow(relations),
-          event: {
-            id: event.id,
-            projectId: event.id_project,
-            seq: Number(event.seq),
-            name: event.name as 'message.create',
-            subject: event.subject,
-            payload: event.payload ?? {},
-            createdAt: fromJsonTimestamp(event.createdAt).toISOString(),
-          },
+          event: loggedEvent(event),
+          responded: responded && loggedEvent(responded),
         };
         this.beforePublish(post);
         written.set(row.item, post);
       }
       // Published in sequence order, as one commit's events are.
-      const events = [...written.values()].flatMap((w) => (w.written ? [w.event] : []));
+      const events = [...written.values()].flatMap((w) => (!w.written ? [] : w.responded ? [w.event, w.responded] : [w.event]));
       await this.events.committed(events.sort((a, b) => a.seq - b.seq));
     } catch (error) {
       // Written, but not published: as with any commit whose publishing fails, the caller hears it.

@@ -1,4 +1,4 @@
-import type { Message, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type Message, type Request } from '../../generated/prisma/client.js';
 import type { DomainEventInput } from '../../infra/event-log.js';
 import { viewerKind, visibility, withoutDepartments } from '../requests/access.js';
 import { all, column, equal, isNull, not, oneOf, param, value, type Condition } from '../requests/conditions.js';
@@ -106,19 +106,63 @@ export const isFirstResponse: Condition = all(
   isNull(column('first_response_at')),
 );
 
+/** The request fields a first response sets (its `request.update` event names them). */
+export const firstResponseFields = ['first_response_at', 'waiting_time'] as const;
+
+/**
+ * What a first response sets on its request: when it was given, and how long the requester had
+ * waited since their first message (never negative; null when they wrote none). The requester, as
+ * a user, is the requester teammate's user, else whoever opened the request.
+ */
+export function firstResponseData(answeredAt: Date, requesterFirstAt: Date | null) {
+  return {
+    first_response_at: answeredAt,
+    waiting_time: requesterFirstAt ? Math.max(0, answeredAt.getTime() - requesterFirstAt.getTime()) : null,
+  } satisfies Record<(typeof firstResponseFields)[number], unknown>;
+}
+
+/**
+ * `firstResponseData` as SQL, for the batched statement: the same values from SQL times (both
+ * `timestamp(3)`; the epoch of their difference is exact, in seconds).
+ */
+export function firstResponseSql(answeredAt: Prisma.Sql, requesterFirstAt: Prisma.Sql) {
+  return {
+    first_response_at: answeredAt,
+    waiting_time: Prisma.sql`CASE WHEN ${requesterFirstAt} IS NULL THEN NULL
+      ELSE GREATEST(0, EXTRACT(EPOCH FROM ${answeredAt} - ${requesterFirstAt}) * 1000)::float8 END`,
+  } satisfies Record<keyof ReturnType<typeof firstResponseData>, Prisma.Sql>;
+}
+
+/** The requester as a user (see `firstResponseData`), in SQL on the Request row `r`. */
+export const requesterUserSql = Prisma.sql`COALESCE((SELECT pu."id_user" FROM "ProjectUser" pu WHERE pu."id" = r."requester_id"), r."createdBy")`;
+
+/**
+ * The `request.update` event of a first response. The batched statement gives SQL expressions
+ * (`V`) for the values the row has only in the database, and writes the payload out in SQL.
+ */
+export function firstResponded<V = never>(request: { id: string | NoInfer<V>; id_project: string | NoInfer<V>; request_id: string | NoInfer<V>; status: Request['status'] | NoInfer<V> }) {
+  return {
+    projectId: request.id_project,
+    name: 'request.update' as const,
+    subject: request.id,
+    payload: { request_id: request.request_id, fields: [...firstResponseFields], status: request.status },
+  };
+}
+
 /** A message to a closed request is refused (409). */
 export const requestClosed: Condition = equal(column('status'), value(RequestStatus.CLOSED));
 
 /**
  * Why the batched statement leaves a post to the general path, checked in this order; none holds
- * for a post it writes. Visibility is judged without the author's departments: when it is not
- * sure, the general path reads them and decides (and answers 403 when the author may not write).
+ * for a post it writes (a first response it writes too: `isFirstResponse` there sets the request's
+ * fields and logs `firstResponded` in the same statement). Visibility is judged without the
+ * author's departments: when it is not sure, the general path reads them and decides (and answers
+ * 403 when the author may not write).
  */
 export const batchFallbacks = [
   ['request_closed', requestClosed],
   ['visibility_unsure', all(byMember, not(visibility))],
   ['routes_request', routesRequest],
-  ['first_response', isFirstResponse],
 ] as const satisfies ReadonlyArray<readonly [string, Condition]>;
 
 /** Why a post took the general path instead of the batched statement. */

@@ -8,7 +8,17 @@ import { knowRelations } from '../requests/relations.js';
 import type { Logger } from '../../infra/logger.js';
 import { expandMicrolanguage, wantsMicrolanguage } from './microlanguage.js';
 import { PostBatcher, type BatchOutcome } from './post-batches.js';
-import { authorParams, isFirstResponse, messageCreated, messageRow, requestClosed, routesRequest, type FallbackReason } from './rules.js';
+import {
+  authorParams,
+  firstResponded,
+  firstResponseData,
+  isFirstResponse,
+  messageCreated,
+  messageRow,
+  requestClosed,
+  routesRequest,
+  type FallbackReason,
+} from './rules.js';
 import { holds } from '../requests/conditions.js';
 import { RequestService, changeDetails, openingFields } from '../requests/service.js';
 import { receiptStatuses } from '../requests/states.js';
@@ -210,7 +220,6 @@ export class MessageService {
             }),
           });
           request = await this.afterMessage(tx, emit, request, actor, message);
-          await emit(messageCreated(message));
         }
         if (details && request.leadId) {
           // The widget shows the new details; the conversation's lead gets them too.
@@ -242,9 +251,11 @@ export class MessageService {
   }
 
   /**
-   * What a message changes on its request: the requester's first message routes a preflight or
-   * abandoned request; the first agent message sets first_response_at and waiting_time. The
-   * conditions are `rules.ts`'s, which the batched statement reads as SQL to leave these posts here.
+   * Logs a written message's `message.create`, with what it changes on its request: the
+   * requester's first message routes a preflight or abandoned request (its `request.update` logged
+   * first); a teammate's first answer sets first_response_at and waiting_time (logged after the
+   * message, as the batched statement logs it). The conditions, the fields and the event are
+   * `rules.ts`'s: the batched statement reads them as SQL, and leaves the routing posts here.
    */
   private async afterMessage(tx: Tx, emit: Emit, request: Request, actor: Actor, message: Message) {
     const { member } = actor;
@@ -272,30 +283,24 @@ export class MessageService {
           ...changeDetails(request, updated, change.fields, null),
         },
       });
+      await emit(messageCreated(message));
       return updated;
     }
+    await emit(messageCreated(message));
     if (holds(isFirstResponse, request, author)) {
       const first = await tx.message.findFirst({
         where: { id_project: request.id_project, request_id: request.request_id, createdBy: await this.requesterUser(tx, request) },
         orderBy: { createdAt: 'asc' },
         select: { createdAt: true },
       });
-      const waiting = first ? Math.max(0, message.createdAt.getTime() - first.createdAt.getTime()) : null;
-      const updated = await tx.request.update({
-        where: { id: request.id },
-        data: { first_response_at: message.createdAt, waiting_time: waiting },
-      });
-      await emit({
-        projectId: request.id_project,
-        name: 'request.update',
-        subject: request.id,
-        payload: { request_id: request.request_id, fields: ['first_response_at', 'waiting_time'], status: updated.status },
-      });
+      const updated = await tx.request.update({ where: { id: request.id }, data: firstResponseData(message.createdAt, first?.createdAt ?? null) });
+      await emit(firstResponded(updated));
       return updated;
     }
     return request;
   }
 
+  /** The requester as a user (`requesterUserSql` in rules.ts is the batched statement's reading). */
   private async requesterUser(tx: Tx, request: Request) {
     return (await this.requests.requesterUserId(tx, request)) ?? request.createdBy;
   }
