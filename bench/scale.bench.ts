@@ -4,7 +4,8 @@
 // (p50/p95/p99 of `BENCH_SCALE_ROUNDS` rounds each), then POSTs while 200 agents read at once.
 // Sizes (production): BENCH_SCALE_CONVERSATIONS (20,000), BENCH_SCALE_MESSAGES (200,000),
 // BENCH_SCALE_LEADS (10,000), BENCH_SCALE_AGENTS (200); embedded a tenth of each (agents 20).
-// BENCH_SCALE_MODES=production,embedded (both by default). Every figure is printed beside its
+// BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
+// BENCH_SCALE_DATABASE_URL measure a database seeded before (see below). Every figure is printed beside its
 // target with the load average: the machine is shared.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../src/server.js';
-import { benchConfig, productionConfig } from './environment.js';
+import { benchConfig, benchRedisUrl, productionConfig } from './environment.js';
 import { json, percentile, printTable, runLoad } from './lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,12 +52,20 @@ async function measure(mode: 'production' | 'embedded') {
     months: 12,
   };
   const logLevel = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' };
-  const production = mode === 'production' ? await productionConfig(logLevel) : null;
+  // BENCH_SCALE_SEEDED (the seed's JSON line) with BENCH_SCALE_DATABASE_URL: measure a database
+  // `npm run seed` already filled (production mode), instead of seeding a fresh one (10 minutes at
+  // the full size here). The database is kept.
+  const reused = mode === 'production' && process.env.BENCH_SCALE_SEEDED ? (JSON.parse(process.env.BENCH_SCALE_SEEDED) as Seeded) : null;
+  const production = reused
+    ? { config: benchConfig({ ...logLevel, DATABASE_URL: process.env.BENCH_SCALE_DATABASE_URL!, REDIS_URL: benchRedisUrl, REDIS_PREFIX: `spscale${Date.now()}` }), databaseUrl: process.env.BENCH_SCALE_DATABASE_URL!, drop: async () => {} }
+    : mode === 'production'
+      ? await productionConfig(logLevel)
+      : null;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sp-scale-'));
   const config = production?.config ?? benchConfig({ DATA_DIR: dataDir, ...logLevel });
   // The schema first (a server started and closed), then the seed, then the server that is measured.
   await (await startServer(config)).close();
-  const seeded = seed(production ? { DATABASE_URL: production.databaseUrl } : { DATA_DIR: dataDir }, sizes);
+  const seeded = reused ?? seed(production ? { DATABASE_URL: production.databaseUrl } : { DATA_DIR: dataDir }, sizes);
   const server = await startServer(config);
   try {
     const base = `${server.url}/v3/${seeded.projectId}`;

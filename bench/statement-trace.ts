@@ -26,7 +26,7 @@ const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   const config = args[0] as string | { text?: string; name?: string };
   const text = typeof config === 'string' ? config : (config?.text ?? config?.name ?? '?');
   const started = performance.now();
-  const record = () => trace?.push({ text: String(text).replace(/\s+/g, ' ').slice(0, 110), ms: performance.now() - started });
+  const record = () => trace?.push({ text: String(text).replace(/\s+/g, ' ').slice(0, Number(process.env.TRACE_TEXT ?? 110)), ms: performance.now() - started });
   const last = args.length - 1;
   if (typeof args[last] === 'function') {
     const callback = args[last] as (...a: unknown[]) => void;

@@ -41,6 +41,9 @@ const computedOrders: Partial<Record<(typeof sortFields)[number], Prisma.Sql>> =
         WHERE a."id_project" = r."id_project" AND a."request_id" = r."request_id" AND a."sender" <> r."createdBy"), '-infinity'::timestamp))`,
 };
 
+/** Sort columns that are never null (`NOT NULL` in the schema). */
+const notNullSorts = new Set<string>(['createdAt', 'updatedAt', 'ticket_id', 'status'] satisfies Array<(typeof sortFields)[number]>);
+
 /** Tiledesk's values, most pressing first: sorting by priority descending puts `urgent` first. */
 export const priorityRanks = { urgent: 4, hight: 3, normal: 2, low: 1 } as const;
 const priorityNames = Object.keys(priorityRanks) as Array<keyof typeof priorityRanks>;
@@ -176,10 +179,14 @@ export async function listRequests(db: Db, projectId: string, scope: Scope, inpu
   const direction = q.direction === 1 ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   // sortField is one of the names above, never client text.
   const order = computedOrders[q.sortField] ?? Prisma.raw(`r."${q.sortField}"`);
+  // Nulls last, where a column can hold them. On a column that cannot, the clause would change no
+  // order but keep PostgreSQL from reading an index in its order (a descending scan gives nulls
+  // first): the newest 50 closed requests of 170,000 were sorted whole (371 ms), not read (9 ms).
+  const nulls = notNullSorts.has(q.sortField) ? Prisma.empty : Prisma.sql`NULLS LAST`;
   const [ids, [{ count }]] = await Promise.all([
     db.$queryRaw<Array<{ id: string }>>`
       SELECT r."id" FROM "Request" r WHERE ${condition}
-      ORDER BY ${order} ${direction} NULLS LAST, r."id" ${direction}
+      ORDER BY ${order} ${direction} ${nulls}, r."id" ${direction}
       LIMIT ${q.limit} OFFSET ${q.page * q.limit}`,
     db.$queryRaw<Array<{ count: number }>>`SELECT count(*)::int AS count FROM "Request" r WHERE ${condition}`,
   ]);

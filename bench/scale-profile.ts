@@ -1,0 +1,54 @@
+// Where a console call on a big project spends its time (issue 39): each call of `npm run bench
+// scale`, made against a database `npm run seed` already filled, with every SQL statement it sent
+// (timed at the driver). Production mode, the server in this process.
+// `DATABASE_URL=… npx tsx bench/scale-profile.ts '<seed JSON line>' [filter]`: the seed's last line
+// names the project and the sign-ins; `filter` keeps the calls whose path holds it.
+import '../src/env-file.js';
+import { startServer } from '../src/server.js';
+import { benchConfig, benchRedisUrl } from './environment.js';
+import { json, percentile } from './lib.js';
+import { startTrace, stopTrace } from './statement-trace.js';
+
+const seeded = JSON.parse(process.argv[2]) as { projectId: string; owner: string; agent: string; password: string };
+const filter = process.argv[3] ?? '';
+const server = await startServer(benchConfig({ DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: benchRedisUrl, REDIS_PREFIX: `spprofile${Date.now()}` }));
+try {
+  const base = `${server.url}/v3/${seeded.projectId}`;
+  const signin = async (email: string) => (await json(`${server.url}/v3/auth/signin`, 'POST', undefined, { email, password: seeded.password })).token as string;
+  const owner = await signin(seeded.owner);
+  const agent = await signin(seeded.agent);
+  const open = '100,200';
+  const calls: Array<[string, string]> = [
+    [`/requests?status=${open}&assignee=me`, agent],
+    [`/requests?status=${open}&assignee=none`, owner],
+    [`/requests?status=${open}`, owner],
+    [`/requests?status=1000`, owner],
+    [`/requests?status=${open}&tags=billing`, owner],
+    [`/requests?status=${open}&sortField=last_activity`, owner],
+    [`/requests?status=${open}&sortField=waiting_since&direction=1`, owner],
+    [`/search?q=order`, owner],
+    [`/search?q=kettle`, owner],
+    [`/search?q=parcel%20delivery`, owner],
+    [`/analytics/messages/count`, owner],
+    [`/analytics/messages/aggregate/day`, owner],
+    [`/analytics/requests/firstResponse/agents`, owner],
+    [`/analytics/requests/duration`, owner],
+  ];
+  for (const [path, token] of calls.filter(([p]) => p.includes(filter))) {
+    await json(`${base}${path}`, 'GET', token);
+    const totals: number[] = [];
+    let statements: ReturnType<typeof stopTrace> = [];
+    for (let i = 0; i < 3; i++) {
+      startTrace();
+      const t0 = performance.now();
+      await json(`${base}${path}`, 'GET', token);
+      totals.push(performance.now() - t0);
+      statements = stopTrace();
+    }
+    console.log(`\n${path}: p50 ${percentile(totals.sort((a, b) => a - b), 50).toFixed(1)} ms, ${statements.length} statements`);
+    for (const s of statements) console.log(`  ${s.ms.toFixed(1).padStart(7)} ms  ${s.text}`);
+  }
+} finally {
+  await server.close();
+}
+process.exit(0);
