@@ -2,7 +2,7 @@
 // scale`, made against a database `npm run seed` already filled, with every SQL statement it sent
 // (timed at the driver). Production mode, the server in this process.
 // `DATABASE_URL=… npx tsx bench/scale-profile.ts '<seed JSON line>' [filter]`: the seed's last line
-// names the project and the sign-ins; `filter` keeps the calls whose path holds it.
+// names the project and the sign-ins; `filter` (a regular expression) keeps the calls whose path matches it.
 import '../src/env-file.js';
 import { startServer } from '../src/server.js';
 import { benchConfig, benchRedisUrl } from './environment.js';
@@ -18,7 +18,14 @@ try {
   const owner = await signin(seeded.owner);
   const agent = await signin(seeded.agent);
   const open = '100,200';
+  const db = server.app.infra.database.prisma;
+  const [long] = await db.$queryRawUnsafe<Array<{ request_id: string; leadId: string }>>(
+    `SELECT r.request_id, r."leadId" FROM "Request" r WHERE r.id_project = $1 ORDER BY (SELECT count(*) FROM "Message" m WHERE m.id_project = r.id_project AND m.request_id = r.request_id) DESC LIMIT 1`,
+    seeded.projectId,
+  );
   const calls: Array<[string, string]> = [
+    [`/requests/${long.request_id}/messages?limit=50`, owner],
+    [`/requests?status=all&lead=${long.leadId}`, owner],
     [`/requests?status=${open}&assignee=me`, agent],
     [`/requests?status=${open}&assignee=none`, owner],
     [`/requests?status=${open}`, owner],
@@ -34,7 +41,7 @@ try {
     [`/analytics/requests/firstResponse/agents`, owner],
     [`/analytics/requests/duration`, owner],
   ];
-  for (const [path, token] of calls.filter(([p]) => p.includes(filter))) {
+  for (const [path, token] of calls.filter(([p]) => new RegExp(filter).test(p))) {
     await json(`${base}${path}`, 'GET', token);
     const totals: number[] = [];
     let statements: ReturnType<typeof stopTrace> = [];
