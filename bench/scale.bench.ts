@@ -27,6 +27,10 @@ interface Seeded {
   password: string;
   seconds: number;
   messagesPerSecond: number;
+  /** What the seed wrote (its JSON line says). */
+  conversations?: number;
+  messages?: number;
+  leads?: number;
 }
 
 function seed(env: Record<string, string>, sizes: Record<string, number>): Seeded {
@@ -114,7 +118,8 @@ async function measure(mode: 'production' | 'embedded') {
       if (p95 >= c.target) misses++;
       rows.push({ group: c.group, call: c.name, p50: +percentile(times, 50).toFixed(1), p95: +p95.toFixed(1), p99: +percentile(times, 99).toFixed(1), target_p95: c.target, ok: p95 < c.target ? 'PASS' : 'FAIL' });
     }
-    printTable(`${mode}: ${sizes.conversations.toLocaleString('en')} conversations, ${sizes.messages.toLocaleString('en')} messages, ${sizes.leads.toLocaleString('en')} leads (seeded in ${seeded.seconds} s, ${seeded.messagesPerSecond} msg/s overall); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, rows);
+    const shown = reused ? { conversations: reused.conversations ?? 0, messages: reused.messages ?? 0, leads: reused.leads ?? 0 } : sizes;
+    printTable(`${mode}: ${shown.conversations.toLocaleString('en')} conversations, ${shown.messages.toLocaleString('en')} messages, ${shown.leads.toLocaleString('en')} leads (seeded in ${seeded.seconds} s, ${seeded.messagesPerSecond} msg/s overall); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, rows);
 
     // POST while 200 agents read (the inbox's Mine view, back to back).
     let posting = true;
