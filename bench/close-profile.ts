@@ -3,28 +3,12 @@
 // its consumers' (the assistant's learner, the knowledge gaps, webhooks…), grouped by statement.
 // Production mode, the server in this process. `npx tsx bench/close-profile.ts [closes] [per second]`.
 import '../src/env-file.js';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { startServer } from '../src/server.js';
 import { productionConfig } from './environment.js';
-import { json, percentile } from './lib.js';
+import { json, percentile, postgresCpuMs } from './lib.js';
 import { startTrace, stopTrace } from './statement-trace.js';
-
-/** CPU seconds of every PostgreSQL process on the machine (this run's backends, and any other's). */
-function postgresCpuSeconds() {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / 100;
-}
 
 const total = Number(process.argv[2] ?? 300);
 const perSecond = Number(process.argv[3] ?? 50);
@@ -54,7 +38,8 @@ try {
   }
   startTrace();
   const cpu = process.cpuUsage();
-  const pgCpu = postgresCpuSeconds();
+  const database = new URL(production.databaseUrl).pathname.slice(1);
+  const pgCpu = postgresCpuMs(database) ?? 0;
   const started = performance.now();
   await Promise.all(
     ids.map(async (requestId, i) => {
@@ -69,7 +54,7 @@ try {
   );
   const closing = (performance.now() - started) / 1000;
   const nodeCpu = process.cpuUsage(cpu);
-  const pgCpuUsed = postgresCpuSeconds() - pgCpu;
+  const pgCpuUsed = ((postgresCpuMs(database) ?? 0) - pgCpu) / 1000;
   if (process.env.PROFILE_CPU) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(process.env.PROFILE_CPU, JSON.stringify(profile));

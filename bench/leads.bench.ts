@@ -3,8 +3,7 @@
 // concurrent connections for every list.
 import { startServer } from '../src/server.js';
 import { productionConfig } from './environment.js';
-import { readFileSync, readdirSync } from 'node:fs';
-import { httpLoad, loadTool, printTable } from './lib.js';
+import { httpLoad, loadTool, postgresCpuMs, printTable } from './lib.js';
 
 const leadCount = 10_000;
 const connections = 16;
@@ -42,33 +41,6 @@ function leadRow(projectId: string, createdBy: string, i: number) {
     createdAt,
     updatedAt: createdAt,
   };
-}
-
-/**
- * CPU time (ms) so far of the PostgreSQL backends serving `database`, and of those that have ended
- * (the server process's count of its ended children: a closed connection's backend takes its time
- * with it, any database's, but nothing else runs during the benchmark); null where /proc cannot tell.
- */
-function postgresCpuMs(database: string): number | null {
-  try {
-    let ticks = 0;
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        // utime and stime; for the server itself (not a backend), its ended children's too.
-        if (cmdline.includes(` ${database} `)) ticks += Number(fields[11]) + Number(fields[12]);
-        else if (!cmdline.startsWith('postgres:')) ticks += Number(fields[13]) + Number(fields[14]);
-      } catch {
-        // The process ended meanwhile.
-      }
-    }
-    return ticks * 10; // USER_HZ is 100 on Linux.
-  } catch {
-    return null;
-  }
 }
 
 export default async function bench() {
