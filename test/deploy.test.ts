@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,21 @@ describe('the compose file', () => {
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'FILES_URL', 'JWT_SECRET']) {
       expect(compose.services.web.environment[name]).toBeTruthy();
       expect(compose.services.web.environment[name]).toBe(compose.services.worker.environment[name]);
+    }
+  });
+});
+
+describe('starting a node, a worker or a migration', () => {
+  // A unit's nodes and worker start at once, each through an npm script; one that regenerated the
+  // Prisma client rewrote src/generated/prisma while the others imported it (ERR_MODULE_NOT_FOUND).
+  it('leaves an up-to-date Prisma client as it is', () => {
+    const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    const client = path.join(root, 'src/generated/prisma/client.ts');
+    const before = statSync(client).mtimeMs;
+    for (const name of ['prestart', 'workers', 'db:migrate', 'seed', 'bench', 'chaos']) {
+      const firstStep = scripts[name].split('&&')[0].trim();
+      execSync(firstStep, { cwd: root, stdio: 'ignore', env: { ...process.env, PATH: `${path.join(root, 'node_modules/.bin')}:${process.env.PATH}` } });
+      expect(statSync(client).mtimeMs, `${name}: ${firstStep}`).toBe(before);
     }
   });
 });
