@@ -23,7 +23,7 @@ async function resolved(project: SeededProject, question: string, answer: string
   return requestId;
 }
 
-const caughtUp = (project: SeededProject) => eventually(() => consumerCaughtUp(t, 'assistant-gaps', project.projectId), 20_000);
+const caughtUp = (project: SeededProject) => eventually(() => consumerCaughtUp(t, 'assistant-history', project.projectId), 20_000);
 
 const proposals = (project: SeededProject, token = project.agent.token, query = '') => t.get(`/v3/${project.projectId}/kb/proposals${query}`, { token });
 

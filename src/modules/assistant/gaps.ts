@@ -1,50 +1,41 @@
-import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
-import type { LoggedEvent } from '../../infra/event-log.js';
+import type { Tx } from '../../infra/database.js';
 import type { Logger } from '../../infra/logger.js';
-import { closedIn, type HistoryLearner } from './learner.js';
+import type { Example } from './history.js';
 import type { Gap, ProposalService } from './proposals.js';
 import type { AssistantService } from './service.js';
 
-// The knowledge loop's listener: each conversation that closes with a visitor's question an agent
-// answered (the example the history learns, learner.ts) is a gap when the project's knowledge base
-// does not answer that question (its retrieval, with what agents taught it, passes none of the
-// abstention floors of /kb/qa: the bot abstained, or would have). Gaps are filed as proposals
-// (proposals.ts) in the transaction that moves this consumer's cursor, project by project.
+// The knowledge loop's first step: each conversation that closes with a visitor's question an
+// agent answered (the example the history learns, learner.ts) is a gap when the project's
+// knowledge base does not answer that question (its retrieval, with what agents taught it, passes
+// none of the abstention floors of /kb/qa: the bot abstained, or would have). The history learner
+// files them as proposals (proposals.ts), close by close, in the transaction that moves its cursor.
 
-export class KnowledgeGaps implements EventConsumer {
-  readonly name = 'assistant-gaps';
-  /** A knowledge-base search per close: a few at a time, so the history learner is not held behind them. */
-  readonly batchSize = 25;
-
+export class KnowledgeGaps {
   constructor(
-    private examples: HistoryLearner,
     private assistant: AssistantService,
     private proposals: ProposalService,
     private logger: Logger,
   ) {}
 
-  wants(event: LoggedEvent) {
-    return event.name === 'request.close';
-  }
-
-  async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
-    const examples = await this.examples.examplesOf(projectId, closedIn(events));
-    if (!examples.length) return;
+  /** The gaps among `examples` (closed conversations of one project), by request_id. */
+  async of(projectId: string, examples: Example[]): Promise<Map<string, Gap>> {
+    const gaps = new Map<string, Gap>();
+    if (!examples.length) return gaps;
     // Resolved once for the batch (a failure reads the batch again).
     const namespace = await this.assistant.defaultKnowledgeBase(projectId);
-    const gaps: Gap[] = [];
     for (const example of examples) {
       try {
-        if (!(await this.assistant.knowledgeBaseAnswers(projectId, namespace, example.question))) gaps.push({ request_id: example.request_id, namespace, question: example.question, answer: example.answer });
+        if (!(await this.assistant.knowledgeBaseAnswers(projectId, namespace, example.question))) {
+          gaps.set(example.request_id, { request_id: example.request_id, namespace, question: example.question, answer: example.answer });
+        }
       } catch (error) {
         this.logger.warn({ err: error, projectId, requestId: example.request_id }, 'assistant: a closed conversation could not be read for knowledge gaps');
       }
     }
-    if (!gaps.length) return;
-    return {
-      write: async (tx) => {
-        for (const gap of gaps) await this.proposals.file(tx, projectId, gap);
-      },
-    };
+    return gaps;
+  }
+
+  file(tx: Tx, projectId: string, gap: Gap) {
+    return this.proposals.file(tx, projectId, gap);
   }
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../infra/database.js';
 import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { eventPayload } from '../../events.js';
+import type { KnowledgeGaps } from './gaps.js';
 import type { Example, HistoryStore } from './history.js';
 import { authorOf } from './service.js';
 
@@ -9,13 +10,20 @@ import { authorOf } from './service.js';
 // reads each request.close, takes what the visitor asked before an agent first answered, that
 // answer, and the tags on the request, and stores them as the project's history in the
 // transaction that moves its cursor (a crash reads the close again; learning it twice replaces it).
+// In the same pass, close by close, the questions the knowledge base could not answer are filed as
+// knowledge gaps (gaps.ts): a gap is clustered with the history's document frequencies as they
+// were at its own close, whatever the timing, which two consumers reading the same closes at their
+// own pace could not promise.
 
 export class HistoryLearner implements EventConsumer {
   readonly name = 'assistant-history';
+  /** A knowledge-base search per close for the gaps: a few dozen at a time, so the process's slot is held for a moment. */
+  readonly batchSize = 50;
 
   constructor(
     private db: Db,
     private history: HistoryStore,
+    private gaps?: KnowledgeGaps,
   ) {}
 
   wants(event: LoggedEvent) {
@@ -25,21 +33,38 @@ export class HistoryLearner implements EventConsumer {
   async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
     const examples = await this.examplesOf(projectId, closedIn(events));
     if (!examples.length) return;
-    return { write: (tx) => this.history.learn(tx, projectId, examples) };
+    const gaps = (await this.gaps?.of(projectId, examples)) ?? new Map();
+    return {
+      write: async (tx) => {
+        // Learned up to each gap's close before it is filed, the rest after the last gap.
+        let learned = 0;
+        for (const [i, example] of examples.entries()) {
+          const gap = gaps.get(example.request_id);
+          if (!gap) continue;
+          await this.history.learn(tx, projectId, examples.slice(learned, i + 1));
+          learned = i + 1;
+          await this.gaps!.file(tx, projectId, gap);
+        }
+        if (learned < examples.length) await this.history.learn(tx, projectId, examples.slice(learned));
+      },
+    };
   }
 
   /**
    * For each conversation of `requestIds` (closed ones), what the visitor asked before an agent
-   * first answered, and that answer; none for those no agent answered. Three reads for the whole
+   * first answered, and that answer, in the order of `requestIds`; none for those no agent answered. Three reads for the whole
    * batch, however many conversations: at 50 closes a second, three reads each kept the learner
    * (with the knowledge gaps, which read the same) behind the closes.
    */
   async examplesOf(projectId: string, requestIds: string[]): Promise<Example[]> {
     if (!requestIds.length) return [];
-    const requests = await this.db.request.findMany({
+    const found = await this.db.request.findMany({
       where: { id_project: projectId, request_id: { in: requestIds } },
       select: { request_id: true, requester_id: true, tags: true },
     });
+    // In the order they closed: the gaps are filed in that order.
+    const byId = new Map(found.map((r) => [r.request_id, r]));
+    const requests = requestIds.map((id) => byId.get(id)).filter((r) => r !== undefined);
     const requesterIds = [...new Set(requests.map((r) => r.requester_id).filter((id): id is string => !!id))];
     const requesters = requesterIds.length ? await this.db.projectUser.findMany({ where: { id: { in: requesterIds } }, select: { id: true, id_user: true } }) : [];
     const userOf = new Map(requesters.map((r) => [r.id, r.id_user]));
