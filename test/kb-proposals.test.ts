@@ -212,3 +212,47 @@ describe('deciding a proposal', () => {
     expect(res.body.data.acceptKbProposal).toMatchObject({ status: 'accepted', answer: 'Within 30 days.', content_id: expect.any(String) });
   });
 });
+
+describe('filing gaps', () => {
+  // Questions over a small shop vocabulary, a few words in most of them: whether two of them
+  // cluster turns on how rare their shared words are in what was learned so far.
+  const words = 'parcel refund late order damaged courier invoice Norway discount voucher account password'.split(' ');
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const asked: Array<[string, string]> = Array.from({ length: 16 }, (_, i) => {
+    const own = new Set(Array.from({ length: 3 + (i % 3) }, () => words[Math.floor(words.length ** random()) - 1]));
+    return [`${[...own].join(' ')}?`, `Answer ${i}: ${[...own].reverse().join(', ')}.`];
+  });
+  const clusters = async (project: SeededProject) => {
+    const res = await proposals(project, project.admin.token, '?limit=100');
+    expect(res.status).toBe(200);
+    return res.body.map((x: { question: string; count: number; examples: string[] }) => ({ question: x.question, count: x.count, examples: [...x.examples].sort() })).sort((a: { question: string }, b: { question: string }) => a.question.localeCompare(b.question));
+  };
+
+  it('clusters closes read in one batch as it clusters them read one by one', async () => {
+    const oneByOne = await t.seedProject('Gaps one by one');
+    for (const [question, answer] of asked) {
+      await resolved(oneByOne, question, answer);
+      await caughtUp(oneByOne);
+    }
+    const batched = await t.seedProject('Gaps in one batch');
+    const consumer = t.infra.eventConsumers.consumer('assistant-history')!;
+    const handle = consumer.handle.bind(consumer);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    consumer.handle = async (projectId, events) => {
+      if (projectId === batched.projectId) await held;
+      return handle(projectId, events);
+    };
+    try {
+      for (const [question, answer] of asked) await resolved(batched, question, answer);
+    } finally {
+      release();
+    }
+    await caughtUp(batched);
+    consumer.handle = handle;
+    const expected = await clusters(oneByOne);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(await clusters(batched)).toEqual(expected);
+  });
+});

@@ -8,7 +8,7 @@ import type { AssistantService } from './service.js';
 // agent answered (the example the history learns, learner.ts) is a gap when the project's
 // knowledge base does not answer that question (its retrieval, with what agents taught it, passes
 // none of the abstention floors of /kb/qa: the bot abstained, or would have). The history learner
-// files them as proposals (proposals.ts), close by close, in the transaction that moves its cursor.
+// files them as proposals (proposals.ts), in the order they closed, in the transaction that moves its cursor.
 
 export class KnowledgeGaps {
   constructor(
@@ -35,7 +35,8 @@ export class KnowledgeGaps {
     return gaps;
   }
 
-  file(tx: Tx, projectId: string, gap: Gap) {
-    return this.proposals.file(tx, projectId, gap);
+  /** Files `gaps` of one project, in the order they closed. */
+  file(tx: Tx, projectId: string, gaps: Gap[]) {
+    return this.proposals.file(tx, projectId, gaps);
   }
 }

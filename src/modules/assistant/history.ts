@@ -48,25 +48,31 @@ export class HistoryStore {
   /**
    * Learns closed conversations (in the consumer's transaction); a request learned before is
    * replaced. Three statements for the batch: the terms of those learned before, the examples, and
-   * the document frequencies moved by both.
+   * the document frequencies moved by both. Answers how each request moved the frequencies (the
+   * empty term counting examples), so that a caller can see them as they were before a request.
    */
-  async learn(tx: Tx, projectId: string, examples: Example[]): Promise<void> {
+  async learn(tx: Tx, projectId: string, examples: Example[]): Promise<Map<string, Map<string, number>>> {
     const rows = new Map<string, Example & { terms: string[] }>();
     for (const example of examples) {
       const terms = termsOf(example.question);
       if (terms.length && example.answer.trim()) rows.set(example.request_id, { ...example, terms });
     }
-    if (!rows.size) return;
+    const moves = new Map<string, Map<string, number>>();
+    if (!rows.size) return moves;
     const previous = await tx.assistantExample.findMany({
       where: { id_project: projectId, request_id: { in: [...rows.keys()] } },
-      select: { terms: true },
+      select: { request_id: true, terms: true },
     });
     const moved = new Map<string, number>();
-    const move = (terms: string[], by: number) => {
-      for (const term of [...terms, countTerm]) moved.set(term, (moved.get(term) ?? 0) + by);
+    const move = (requestId: string, terms: string[], by: number) => {
+      const own = moves.get(requestId) ?? moves.set(requestId, new Map()).get(requestId)!;
+      for (const term of [...terms, countTerm]) {
+        moved.set(term, (moved.get(term) ?? 0) + by);
+        own.set(term, (own.get(term) ?? 0) + by);
+      }
     };
-    for (const example of previous) move(example.terms, -1);
-    for (const example of rows.values()) move(example.terms, 1);
+    for (const example of previous) move(example.request_id, example.terms, -1);
+    for (const example of rows.values()) move(example.request_id, example.terms, 1);
     const learned = [...rows.values()].map((e) => ({
       id: cuid(),
       request_id: e.request_id,
@@ -82,11 +88,13 @@ export class HistoryStore {
       ON CONFLICT ("id_project", "request_id") DO UPDATE SET "question" = EXCLUDED."question", "answer" = EXCLUDED."answer",
         "terms" = EXCLUDED."terms", "tags" = EXCLUDED."tags", "updatedAt" = CURRENT_TIMESTAMP, "v" = "AssistantExample"."v" + 1`;
     const changed = [...moved].filter(([, by]) => by !== 0);
-    if (!changed.length) return;
-    await tx.$executeRaw`
-      INSERT INTO "AssistantTerm" ("id_project", "term", "df")
-      SELECT ${projectId}, t, d FROM unnest(${changed.map(([term]) => term)}::text[], ${changed.map(([, by]) => by)}::int[]) AS x(t, d)
-      ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + EXCLUDED."df"`;
+    if (changed.length) {
+      await tx.$executeRaw`
+        INSERT INTO "AssistantTerm" ("id_project", "term", "df")
+        SELECT ${projectId}, t, d FROM unnest(${changed.map(([term]) => term)}::text[], ${changed.map(([, by]) => by)}::int[]) AS x(t, d)
+        ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + EXCLUDED."df"`;
+    }
+    return moves;
   }
 
   /** The examples nearest to a question, most similar first. */

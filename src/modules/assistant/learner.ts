@@ -3,6 +3,7 @@ import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { eventPayload } from '../../events.js';
 import type { KnowledgeGaps } from './gaps.js';
+import type { Gap } from './proposals.js';
 import type { Example, HistoryStore } from './history.js';
 import { authorOf } from './service.js';
 
@@ -33,19 +34,21 @@ export class HistoryLearner implements EventConsumer {
   async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
     const examples = await this.examplesOf(projectId, closedIn(events));
     if (!examples.length) return;
-    const gaps = (await this.gaps?.of(projectId, examples)) ?? new Map();
+    const gaps = (await this.gaps?.of(projectId, examples)) ?? new Map<string, Gap>();
     return {
       write: async (tx) => {
-        // Learned up to each gap's close before it is filed, the rest after the last gap.
-        let learned = 0;
-        for (const [i, example] of examples.entries()) {
+        const moves = await this.history.learn(tx, projectId, examples);
+        if (!gaps.size) return;
+        // Each gap is clustered with the frequencies as they were once its own close was learned:
+        // what the batch's later closes moved is taken off again.
+        const filed: Gap[] = [];
+        const learnedSince = new Map<string, number>();
+        for (const example of [...examples].reverse()) {
           const gap = gaps.get(example.request_id);
-          if (!gap) continue;
-          await this.history.learn(tx, projectId, examples.slice(learned, i + 1));
-          learned = i + 1;
-          await this.gaps!.file(tx, projectId, gap);
+          if (gap) filed.unshift({ ...gap, learnedSince: new Map(learnedSince) });
+          for (const [term, by] of moves.get(example.request_id) ?? []) learnedSince.set(term, (learnedSince.get(term) ?? 0) + by);
         }
-        if (learned < examples.length) await this.history.learn(tx, projectId, examples.slice(learned));
+        await this.gaps!.file(tx, projectId, filed);
       },
     };
   }

@@ -28,6 +28,11 @@ export interface Gap {
   namespace: string;
   question: string;
   answer: string;
+  /**
+   * How the history's document frequencies moved after this gap's close was learned (closes
+   * learned in the same pass after it): taken off, so that it is clustered as at its own close.
+   */
+  learnedSince?: Map<string, number>;
 }
 
 /** A gap joins the proposal whose centroid is at least this similar (cosine of idf-weighted stems). */
@@ -179,28 +184,33 @@ export class ProposalService {
   }
 
   /**
-   * Files a gap (in the gap consumer's transaction): it joins the proposal of the most similar
-   * earlier gap of an open or dismissed proposal (a dismissed question stays dismissed), or starts
-   * a proposal. A conversation is filed once.
+   * Files gaps of one project in the order they closed (in the history consumer's transaction):
+   * each joins the proposal of the most similar earlier gap of an open or dismissed proposal (a
+   * dismissed question stays dismissed), or starts a proposal. A conversation is filed once.
    */
-  async file(tx: Tx, projectId: string, gap: Gap): Promise<void> {
-    const terms = termsOf(gap.question);
-    if (!terms.length) return;
-    const filed = await tx.kbGap.findUnique({ where: { id_project_request_id: { id_project: projectId, request_id: gap.request_id } }, select: { id: true } });
-    if (filed) return;
-    const proposalId = (await this.nearest(tx, projectId, gap, terms)) ?? (await this.start(tx, projectId, gap));
-    await tx.kbGap.create({
-      data: { id_project: projectId, request_id: gap.request_id, proposal_id: proposalId, question: gap.question.slice(0, 4000), answer: gap.answer.slice(0, maxAnswer), terms },
+  async file(tx: Tx, projectId: string, gaps: Gap[]): Promise<void> {
+    if (!gaps.length) return;
+    const filed = await tx.kbGap.findMany({
+      where: { id_project: projectId, request_id: { in: gaps.map((g) => g.request_id) } },
+      select: { request_id: true },
     });
-    const [{ count }] = await tx.$queryRaw<Array<{ count: number }>>`SELECT count(*)::int AS "count" FROM "KbGap" WHERE "proposal_id" = ${proposalId}`;
-    // The answer agents gave most often (the latest of equals), unless a person edited it.
-    const [top] = await tx.$queryRaw<Array<{ answer: string }>>`
-      SELECT "answer" FROM "KbGap" WHERE "proposal_id" = ${proposalId}
-      GROUP BY "answer" ORDER BY count(*) DESC, max("createdAt") DESC LIMIT 1`;
-    await tx.$executeRaw`
-      UPDATE "KbProposal" SET "count" = ${count}, "updatedAt" = now(),
-        "answer" = CASE WHEN "edited" THEN "answer" ELSE ${top.answer} END
-      WHERE "id" = ${proposalId}`;
+    const done = new Set(filed.map((g) => g.request_id));
+    for (const gap of gaps) {
+      const terms = termsOf(gap.question);
+      if (!terms.length || done.has(gap.request_id)) continue;
+      done.add(gap.request_id);
+      const proposalId = (await this.nearest(tx, projectId, gap, terms)) ?? (await this.start(tx, projectId, gap));
+      await tx.kbGap.create({
+        data: { id_project: projectId, request_id: gap.request_id, proposal_id: proposalId, question: gap.question.slice(0, 4000), answer: gap.answer.slice(0, maxAnswer), terms },
+      });
+      // Its count, and the answer agents gave most often (the latest of equals) unless a person edited it.
+      await tx.$executeRaw`
+        UPDATE "KbProposal" p SET "count" = (SELECT count(*)::int FROM "KbGap" WHERE "proposal_id" = p."id"), "updatedAt" = now(),
+          "answer" = CASE WHEN p."edited" THEN p."answer" ELSE (
+            SELECT "answer" FROM "KbGap" WHERE "proposal_id" = p."id"
+            GROUP BY "answer" ORDER BY count(*) DESC, max("createdAt") DESC LIMIT 1) END
+        WHERE p."id" = ${proposalId}`;
+    }
   }
 
   private async start(tx: Tx, projectId: string, gap: Gap): Promise<string> {
@@ -245,6 +255,7 @@ export class ProposalService {
       ) latest WHERE n <= ${centroidMembers}`;
     const vocabulary = [...new Set([...terms, ...members.flatMap((r) => r.terms)])];
     const df = await this.history.frequencies(projectId, [...vocabulary, ''], tx);
+    for (const [term, by] of gap.learnedSince ?? []) if (df.has(term)) df.set(term, df.get(term)! - by);
     const total = Math.max(df.get('') ?? 0, 1);
     const idf = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5));
     const askedNorm = Math.sqrt(terms.reduce((sum, t) => sum + idf(t) ** 2, 0));
