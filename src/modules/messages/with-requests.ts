@@ -9,7 +9,7 @@ import { knowRelations, relationObject, relationsFromRow, type RelationRow } fro
 // rows: every scalar column of the model (not the stored tsvector), timestamps as dates.
 
 // Every timestamp of the two models (the compiler checks none is missing).
-export const requestDates = allDates<Request>()(['assigned_at', 'first_response_at', 'closed_at', 'createdAt', 'updatedAt']);
+export const requestDates = allDates<Request>()(['assigned_at', 'first_response_at', 'closed_at', 'last_activity_at', 'waiting_since', 'createdAt', 'updatedAt']);
 export const messageDates = allDates<Message>()(['createdAt', 'updatedAt']);
 
 /**

@@ -24,25 +24,20 @@ const sortFields = [
 ] as const;
 
 /**
- * Orders computed from the request's messages (read from the (project, request, createdAt)
- * index, one probe per request the list's filters keep):
+ * Orders kept on the request by triggers on its messages (migration 20261129120000), each read
+ * through a partial index over the open requests:
  * - `last_activity`: the newest message, or the creation of a request without any;
  * - `waiting_since`: the requester's oldest message that nobody has answered since (null, so
  *   last in either direction, when the last word is not the requester's): `direction=1` puts
  *   whoever has waited longest first.
  */
 const computedOrders: Partial<Record<(typeof sortFields)[number], Prisma.Sql>> = {
-  last_activity: Prisma.sql`COALESCE((SELECT max(m."createdAt") FROM "Message" m
-    WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id"), r."createdAt")`,
+  last_activity: Prisma.sql`COALESCE(r."last_activity_at", r."createdAt")`,
   priority: Prisma.sql`(CASE r."priority" WHEN 'urgent' THEN 4 WHEN 'hight' THEN 3 WHEN 'normal' THEN 2 WHEN 'low' THEN 1 END)`,
-  waiting_since: Prisma.sql`(SELECT min(m."createdAt") FROM "Message" m
-    WHERE m."id_project" = r."id_project" AND m."request_id" = r."request_id" AND m."sender" = r."createdBy"
-      AND m."createdAt" > COALESCE((SELECT max(a."createdAt") FROM "Message" a
-        WHERE a."id_project" = r."id_project" AND a."request_id" = r."request_id" AND a."sender" <> r."createdBy"), '-infinity'::timestamp))`,
 };
 
-/** Sort columns that are never null (`NOT NULL` in the schema). */
-const notNullSorts = new Set<string>(['createdAt', 'updatedAt', 'ticket_id', 'status'] satisfies Array<(typeof sortFields)[number]>);
+/** Sort columns that are never null (`NOT NULL` in the schema, or never null as computed). */
+const notNullSorts = new Set<string>(['createdAt', 'updatedAt', 'ticket_id', 'status', 'last_activity'] satisfies Array<(typeof sortFields)[number]>);
 
 /** Tiledesk's values, most pressing first: sorting by priority descending puts `urgent` first. */
 export const priorityRanks = { urgent: 4, hight: 3, normal: 2, low: 1 } as const;
