@@ -23,7 +23,7 @@ async function resolved(project: SeededProject, question: string, answer: string
   return requestId;
 }
 
-const caughtUp = (project: SeededProject) => eventually(() => consumerCaughtUp(t, 'assistant-history', project.projectId), 20_000);
+const caughtUp = (project: SeededProject) => eventually(() => consumerCaughtUp(t, 'assistant-gaps', project.projectId), 20_000);
 
 const proposals = (project: SeededProject, token = project.agent.token, query = '') => t.get(`/v3/${project.projectId}/kb/proposals${query}`, { token });
 
@@ -229,30 +229,40 @@ describe('filing gaps', () => {
     return res.body.map((x: { question: string; count: number; examples: string[] }) => ({ question: x.question, count: x.count, examples: [...x.examples].sort() })).sort((a: { question: string }, b: { question: string }) => a.question.localeCompare(b.question));
   };
 
-  it('clusters closes read in one batch as it clusters them read one by one', async () => {
+  /** The closes written while `consumer` writes nothing for the project, then written at once. */
+  async function closedWhileHeld(consumer: string, name: string) {
+    const project = await t.seedProject(name);
+    const held = t.infra.eventConsumers.consumer(consumer)!;
+    const handle = held.handle.bind(held);
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    // Its batches are read but not written until released (without holding the process's slot, so the other consumer goes on).
+    held.handle = async (projectId, events) => {
+      const work = await handle(projectId, events);
+      if (projectId !== project.projectId) return work;
+      return { ...work, settled: holding.then(() => work?.settled) };
+    };
+    try {
+      for (const [question, answer] of asked) await resolved(project, question, answer);
+    } finally {
+      release();
+    }
+    await caughtUp(project);
+    held.handle = handle;
+    return project;
+  }
+
+  it('clusters closes the same whether read one by one, ahead of the history or behind it', async () => {
     const oneByOne = await t.seedProject('Gaps one by one');
     for (const [question, answer] of asked) {
       await resolved(oneByOne, question, answer);
       await caughtUp(oneByOne);
     }
-    const batched = await t.seedProject('Gaps in one batch');
-    const consumer = t.infra.eventConsumers.consumer('assistant-history')!;
-    const handle = consumer.handle.bind(consumer);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    consumer.handle = async (projectId, events) => {
-      if (projectId === batched.projectId) await held;
-      return handle(projectId, events);
-    };
-    try {
-      for (const [question, answer] of asked) await resolved(batched, question, answer);
-    } finally {
-      release();
-    }
-    await caughtUp(batched);
-    consumer.handle = handle;
     const expected = await clusters(oneByOne);
     expect(expected.length).toBeGreaterThan(1);
-    expect(await clusters(batched)).toEqual(expected);
+    // The history held: the gaps wait for it.
+    expect(await clusters(await closedWhileHeld('assistant-history', 'Gaps before the history'))).toEqual(expected);
+    // The gaps held: the history learns the later closes first.
+    expect(await clusters(await closedWhileHeld('assistant-gaps', 'Gaps after the history'))).toEqual(expected);
   });
 });

@@ -112,7 +112,7 @@ describe('the knowledge loop in Settings', () => {
   it('lists the most asked unanswered question; an admin accepts it and the knowledge base answers it', async () => {
     await resolved(shippingQuestion, shippingAnswer, 'shipping');
     await resolved('Hello, do you deliver to Norway?', shippingAnswer, 'shipping');
-    await eventually(() => consumerCaughtUp(t, 'assistant-history', p.projectId), 20_000);
+    await eventually(() => consumerCaughtUp(t, 'assistant-gaps', p.projectId), 20_000);
 
     const phone = await openConsole(`/console/projects/${p.projectId}/settings/knowledge-bases`, { width: 390, height: 844 }, p.admin);
     await expect.poll(() => phone.page.getByTestId('kb-gaps').innerText(), { timeout: 15_000 }).toContain(shippingQuestion);

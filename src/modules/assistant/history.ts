@@ -14,6 +14,8 @@ export interface Example {
   question: string;
   answer: string;
   tags: string[];
+  /** The project's event sequence of the close it is learned from. */
+  seq?: bigint;
 }
 
 export interface Neighbour {
@@ -48,31 +50,25 @@ export class HistoryStore {
   /**
    * Learns closed conversations (in the consumer's transaction); a request learned before is
    * replaced. Three statements for the batch: the terms of those learned before, the examples, and
-   * the document frequencies moved by both. Answers how each request moved the frequencies (the
-   * empty term counting examples), so that a caller can see them as they were before a request.
+   * the document frequencies moved by both.
    */
-  async learn(tx: Tx, projectId: string, examples: Example[]): Promise<Map<string, Map<string, number>>> {
+  async learn(tx: Tx, projectId: string, examples: Example[]): Promise<void> {
     const rows = new Map<string, Example & { terms: string[] }>();
     for (const example of examples) {
       const terms = termsOf(example.question);
       if (terms.length && example.answer.trim()) rows.set(example.request_id, { ...example, terms });
     }
-    const moves = new Map<string, Map<string, number>>();
-    if (!rows.size) return moves;
+    if (!rows.size) return;
     const previous = await tx.assistantExample.findMany({
       where: { id_project: projectId, request_id: { in: [...rows.keys()] } },
-      select: { request_id: true, terms: true },
+      select: { terms: true },
     });
     const moved = new Map<string, number>();
-    const move = (requestId: string, terms: string[], by: number) => {
-      const own = moves.get(requestId) ?? moves.set(requestId, new Map()).get(requestId)!;
-      for (const term of [...terms, countTerm]) {
-        moved.set(term, (moved.get(term) ?? 0) + by);
-        own.set(term, (own.get(term) ?? 0) + by);
-      }
+    const move = (terms: string[], by: number) => {
+      for (const term of [...terms, countTerm]) moved.set(term, (moved.get(term) ?? 0) + by);
     };
-    for (const example of previous) move(example.request_id, example.terms, -1);
-    for (const example of rows.values()) move(example.request_id, example.terms, 1);
+    for (const example of previous) move(example.terms, -1);
+    for (const example of rows.values()) move(example.terms, 1);
     const learned = [...rows.values()].map((e) => ({
       id: cuid(),
       request_id: e.request_id,
@@ -80,21 +76,20 @@ export class HistoryStore {
       answer: e.answer.slice(0, maxTextLength),
       terms: e.terms,
       tags: e.tags,
+      seq: e.seq === undefined ? null : String(e.seq),
     }));
     await tx.$executeRaw`
-      INSERT INTO "AssistantExample" ("id", "id_project", "request_id", "question", "answer", "terms", "tags", "updatedAt")
-      SELECT x."id", ${projectId}, x."request_id", x."question", x."answer", x."terms", x."tags", CURRENT_TIMESTAMP
-      FROM jsonb_to_recordset(${JSON.stringify(learned)}::jsonb) AS x("id" text, "request_id" text, "question" text, "answer" text, "terms" text[], "tags" text[])
+      INSERT INTO "AssistantExample" ("id", "id_project", "request_id", "question", "answer", "terms", "tags", "seq", "updatedAt")
+      SELECT x."id", ${projectId}, x."request_id", x."question", x."answer", x."terms", x."tags", x."seq", CURRENT_TIMESTAMP
+      FROM jsonb_to_recordset(${JSON.stringify(learned)}::jsonb) AS x("id" text, "request_id" text, "question" text, "answer" text, "terms" text[], "tags" text[], "seq" bigint)
       ON CONFLICT ("id_project", "request_id") DO UPDATE SET "question" = EXCLUDED."question", "answer" = EXCLUDED."answer",
-        "terms" = EXCLUDED."terms", "tags" = EXCLUDED."tags", "updatedAt" = CURRENT_TIMESTAMP, "v" = "AssistantExample"."v" + 1`;
+        "terms" = EXCLUDED."terms", "tags" = EXCLUDED."tags", "seq" = EXCLUDED."seq", "updatedAt" = CURRENT_TIMESTAMP, "v" = "AssistantExample"."v" + 1`;
     const changed = [...moved].filter(([, by]) => by !== 0);
-    if (changed.length) {
-      await tx.$executeRaw`
-        INSERT INTO "AssistantTerm" ("id_project", "term", "df")
-        SELECT ${projectId}, t, d FROM unnest(${changed.map(([term]) => term)}::text[], ${changed.map(([, by]) => by)}::int[]) AS x(t, d)
-        ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + EXCLUDED."df"`;
-    }
-    return moves;
+    if (!changed.length) return;
+    await tx.$executeRaw`
+      INSERT INTO "AssistantTerm" ("id_project", "term", "df")
+      SELECT ${projectId}, t, d FROM unnest(${changed.map(([term]) => term)}::text[], ${changed.map(([, by]) => by)}::int[]) AS x(t, d)
+      ON CONFLICT ("id_project", "term") DO UPDATE SET "df" = "AssistantTerm"."df" + EXCLUDED."df"`;
   }
 
   /** The examples nearest to a question, most similar first. */
@@ -136,6 +131,20 @@ export class HistoryStore {
   }
 
   /** Document frequencies of stems among the project's learned questions (the empty term: how many there are). */
+  /**
+   * The document frequencies as they were once the closes up to event `seq` were learned: those
+   * learned from later closes are taken off (an example learned again from a later close counts
+   * as later: its earlier terms are not put back).
+   */
+  async frequenciesAt(projectId: string, terms: string[], seq: bigint, db: Db | Tx = this.db): Promise<Map<string, number>> {
+    if (!terms.length) return new Map();
+    const rows = await db.$queryRaw<Array<{ term: string; df: number }>>`
+      SELECT t."term", t."df" - (SELECT count(*) FROM "AssistantExample" e
+        WHERE e."id_project" = ${projectId} AND e."seq" > ${seq} AND (t."term" = ${countTerm} OR t."term" = ANY(e."terms"))) AS "df"
+      FROM "AssistantTerm" t WHERE t."id_project" = ${projectId} AND t."term" = ANY(${terms}::text[])`;
+    return new Map(rows.map((r) => [r.term, Number(r.df)]));
+  }
+
   async frequencies(projectId: string, terms: string[], db: Db | Tx = this.db): Promise<Map<string, number>> {
     if (!terms.length) return new Map();
     const rows = await db.$queryRaw<Array<{ term: string; df: number }>>`

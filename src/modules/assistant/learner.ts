@@ -2,8 +2,6 @@ import type { Db } from '../../infra/database.js';
 import type { EventConsumer, EventWork } from '../../infra/event-consumers.js';
 import type { LoggedEvent } from '../../infra/event-log.js';
 import { eventPayload } from '../../events.js';
-import type { KnowledgeGaps } from './gaps.js';
-import type { Gap } from './proposals.js';
 import type { Example, HistoryStore } from './history.js';
 import { authorOf } from './service.js';
 
@@ -11,20 +9,18 @@ import { authorOf } from './service.js';
 // reads each request.close, takes what the visitor asked before an agent first answered, that
 // answer, and the tags on the request, and stores them as the project's history in the
 // transaction that moves its cursor (a crash reads the close again; learning it twice replaces it).
-// In the same pass, close by close, the questions the knowledge base could not answer are filed as
-// knowledge gaps (gaps.ts): a gap is clustered with the history's document frequencies as they
-// were at its own close, whatever the timing, which two consumers reading the same closes at their
-// own pace could not promise.
+// Each example keeps the sequence of its close, so the knowledge gaps (gaps.ts), which read the
+// same closes at their own pace, can see the history as it was at a gap's own close.
+
+/** How long the knowledge gaps wait for the history to learn their closes before reading them again. */
+const learnedWithinMs = 60_000;
 
 export class HistoryLearner implements EventConsumer {
   readonly name = 'assistant-history';
-  /** A knowledge-base search per close for the gaps: a few dozen at a time, so the process's slot is held for a moment. */
-  readonly batchSize = 50;
 
   constructor(
     private db: Db,
     private history: HistoryStore,
-    private gaps?: KnowledgeGaps,
   ) {}
 
   wants(event: LoggedEvent) {
@@ -34,23 +30,21 @@ export class HistoryLearner implements EventConsumer {
   async handle(projectId: string, events: LoggedEvent[]): Promise<EventWork | void> {
     const examples = await this.examplesOf(projectId, closedIn(events));
     if (!examples.length) return;
-    const gaps = (await this.gaps?.of(projectId, examples)) ?? new Map<string, Gap>();
-    return {
-      write: async (tx) => {
-        const moves = await this.history.learn(tx, projectId, examples);
-        if (!gaps.size) return;
-        // Each gap is clustered with the frequencies as they were once its own close was learned:
-        // what the batch's later closes moved is taken off again.
-        const filed: Gap[] = [];
-        const learnedSince = new Map<string, number>();
-        for (const example of [...examples].reverse()) {
-          const gap = gaps.get(example.request_id);
-          if (gap) filed.unshift({ ...gap, learnedSince: new Map(learnedSince) });
-          for (const [term, by] of moves.get(example.request_id) ?? []) learnedSince.set(term, (learnedSince.get(term) ?? 0) + by);
-        }
-        await this.gaps!.file(tx, projectId, filed);
-      },
-    };
+    return { write: (tx) => this.history.learn(tx, projectId, examples) };
+  }
+
+  /** Resolves once the project's closes up to event `seq` are learned (its cursor passed them). */
+  async learned(projectId: string, seq: bigint): Promise<void> {
+    const deadline = Date.now() + learnedWithinMs;
+    for (;;) {
+      const cursor = await this.db.eventCursor.findUnique({
+        where: { consumer_id_project: { consumer: this.name, id_project: projectId } },
+        select: { seq: true },
+      });
+      if (cursor && cursor.seq >= seq) return;
+      if (Date.now() > deadline) throw new Error(`the history had not learned the closes up to ${seq} after ${learnedWithinMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /**
@@ -59,7 +53,8 @@ export class HistoryLearner implements EventConsumer {
    * batch, however many conversations: at 50 closes a second, three reads each kept the learner
    * (with the knowledge gaps, which read the same) behind the closes.
    */
-  async examplesOf(projectId: string, requestIds: string[]): Promise<Example[]> {
+  async examplesOf(projectId: string, closes: Map<string, bigint>): Promise<Example[]> {
+    const requestIds = [...closes.keys()];
     if (!requestIds.length) return [];
     const found = await this.db.request.findMany({
       where: { id_project: projectId, request_id: { in: requestIds } },
@@ -84,16 +79,22 @@ export class HistoryLearner implements EventConsumer {
     for (const request of requests) {
       const visitor = request.requester_id ? (userOf.get(request.requester_id) ?? null) : null;
       const example = exampleIn(request.request_id, byRequest.get(request.request_id) ?? [], visitor, request.tags);
-      if (example) examples.push(example);
+      if (example) examples.push({ ...example, seq: closes.get(request.request_id) });
     }
     return examples;
   }
 }
 
-/** The request_ids of the closes among `events`, each once. */
-export function closedIn(events: LoggedEvent[]): string[] {
-  const ids = events.map((e) => eventPayload(e as LoggedEvent & { name: 'request.close' })?.request_id).filter((id): id is string => !!id);
-  return [...new Set(ids)];
+/** The request_ids of the closes among `events`, in the order they closed, each with the sequence of its last close. */
+export function closedIn(events: LoggedEvent[]): Map<string, bigint> {
+  const closes = new Map<string, bigint>();
+  for (const event of events) {
+    const requestId = eventPayload(event as LoggedEvent & { name: 'request.close' })?.request_id;
+    if (!requestId) continue;
+    closes.delete(requestId);
+    closes.set(requestId, BigInt(event.seq));
+  }
+  return closes;
 }
 
 /** Messages of a conversation read from its start to find its question and answer. */

@@ -26,7 +26,7 @@ export default defineModule({
     assistant: (s, { db, infra }) => new AssistantService(db, s.kb, s.requests, s.chatAnswerer ? new ReplyDrafter(s.chatAnswerer, infra.logger) : null),
     assistantSummaries: (s, { db, infra }) => new SummaryService(db, infra.eventLog, s.requests, s.kb, s.chatAnswerer, infra.logger),
     proposals: (s, { db, infra }) => new ProposalService(db, infra.eventLog, s.kb, s.assistant.history, infra.logger),
-    historyLearner: (s, { db, infra }) => new HistoryLearner(db, s.assistant.history, new KnowledgeGaps(s.assistant, s.proposals, infra.logger)),
+    historyLearner: (s, { db }) => new HistoryLearner(db, s.assistant.history),
   },
   routes: { ...routes, ...routes2 },
   events: assistantEvents,
@@ -37,6 +37,7 @@ export default defineModule({
     const { logger } = services.infra;
     return [
       services.historyLearner,
+      new KnowledgeGaps(services.historyLearner, services.assistant, services.proposals, logger),
       new AutoTagger(db, services.requests, services.assistant, logger),
       new HandOverSummaries(db, services.assistantSummaries, logger),
     ];

@@ -28,11 +28,8 @@ export interface Gap {
   namespace: string;
   question: string;
   answer: string;
-  /**
-   * How the history's document frequencies moved after this gap's close was learned (closes
-   * learned in the same pass after it): taken off, so that it is clustered as at its own close.
-   */
-  learnedSince?: Map<string, number>;
+  /** The project's event sequence of its close: it is clustered with the history as it was then. */
+  seq?: bigint;
 }
 
 /** A gap joins the proposal whose centroid is at least this similar (cosine of idf-weighted stems). */
@@ -184,7 +181,7 @@ export class ProposalService {
   }
 
   /**
-   * Files gaps of one project in the order they closed (in the history consumer's transaction):
+   * Files gaps of one project in the order they closed (in the gap consumer's transaction):
    * each joins the proposal of the most similar earlier gap of an open or dismissed proposal (a
    * dismissed question stays dismissed), or starts a proposal. A conversation is filed once.
    */
@@ -254,8 +251,10 @@ export class ProposalService {
         FROM "KbGap" g WHERE g."id_project" = ${projectId} AND g."proposal_id" = ANY(${near.map((r) => r.proposal_id)}::text[])
       ) latest WHERE n <= ${centroidMembers}`;
     const vocabulary = [...new Set([...terms, ...members.flatMap((r) => r.terms)])];
-    const df = await this.history.frequencies(projectId, [...vocabulary, ''], tx);
-    for (const [term, by] of gap.learnedSince ?? []) if (df.has(term)) df.set(term, df.get(term)! - by);
+    const df =
+      gap.seq === undefined
+        ? await this.history.frequencies(projectId, [...vocabulary, ''], tx)
+        : await this.history.frequenciesAt(projectId, [...vocabulary, ''], gap.seq, tx);
     const total = Math.max(df.get('') ?? 0, 1);
     const idf = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5));
     const askedNorm = Math.sqrt(terms.reduce((sum, t) => sum + idf(t) ** 2, 0));
