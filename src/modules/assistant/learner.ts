@@ -48,10 +48,11 @@ export class HistoryLearner implements EventConsumer {
   }
 
   /**
-   * For each conversation of `requestIds` (closed ones), what the visitor asked before an agent
-   * first answered, and that answer, in the order of `requestIds`; none for those no agent answered. Three reads for the whole
-   * batch, however many conversations: at 50 closes a second, three reads each kept the learner
-   * (with the knowledge gaps, which read the same) behind the closes.
+   * For each closed conversation of `closes` (request_id to its close's sequence), in that order,
+   * what the visitor asked before an agent first answered, and that answer; none for those no
+   * agent answered. Three reads for the whole batch, however many conversations: at 50 closes a
+   * second, three reads each kept the learner (with the knowledge gaps, which read the same)
+   * behind the closes.
    */
   async examplesOf(projectId: string, closes: Map<string, bigint>): Promise<Example[]> {
     const requestIds = [...closes.keys()];
