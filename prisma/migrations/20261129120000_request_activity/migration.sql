@@ -52,15 +52,16 @@ BEGIN
     SELECT q."id", c."createdAt", c."sender" = q."createdBy" AS "asks"
     FROM "changed_new" c JOIN "Request" q ON q."id_project" = c."id_project" AND q."request_id" = c."request_id"
     WHERE "late" IS NULL OR q."id" <> ALL("late")
+  ), "answered" AS (
+    SELECT "id", max("createdAt") FILTER (WHERE NOT "asks") AS "at" FROM "written" GROUP BY "id"
   ), "per" AS (
-    SELECT "id", max("createdAt") AS "newest", max("createdAt") FILTER (WHERE NOT "asks") AS "answered"
-    FROM "written" GROUP BY "id"
+    SELECT w."id", max(w."createdAt") AS "newest", a."at" AS "answered",
+      min(w."createdAt") FILTER (WHERE w."asks" AND w."createdAt" > COALESCE(a."at", ''-infinity''::timestamp)) AS "asked"
+    FROM "written" w JOIN "answered" a ON a."id" = w."id" GROUP BY w."id", a."at"
   )
   UPDATE "Request" r SET
     "last_activity_at" = GREATEST(r."last_activity_at", p."newest"),
-    "waiting_since" = CASE WHEN p."answered" IS NULL
-      THEN COALESCE(r."waiting_since", (SELECT min(w."createdAt") FROM "written" w WHERE w."id" = p."id" AND w."asks"))
-      ELSE (SELECT min(w."createdAt") FROM "written" w WHERE w."id" = p."id" AND w."asks" AND w."createdAt" > p."answered") END
+    "waiting_since" = CASE WHEN p."answered" IS NULL THEN COALESCE(r."waiting_since", p."asked") ELSE p."asked" END
   FROM "per" p WHERE r."id" = p."id"\073
   RETURN NULL\073
 END
