@@ -6,15 +6,18 @@
 // ratings, assignments and closes. What the app derives is kept: the event log (request.create,
 // message.create and request.close in per-project sequence, the project's `eventSeq`), ticket
 // numbers (`ticketSeq`), the agents' open-request counts, the event consumers' cursors (at the
-// end of the seeded log, so webhooks, bots and e-mail do not replay a year), and the search
+// end of the seeded log for every consumer the server runs, so none replays a year), and the search
 // vectors (generated columns). Prints the project's id, the owner's and agents' sign-in, and the
 // rates. Flags: --project-name, --password (every seeded teammate's, default "seed password 1").
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { loadConfig } from '../config.js';
+import { buildApp } from '../app.js';
 import { openDatabase } from '../infra/database.js';
+import { createInfrastructure } from '../infra/index.js';
 import { createLogger } from '../infra/logger.js';
 import { cuid as newId } from '../infra/ids.js';
+import { platformModules } from '../modules.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const conversations = flags.int('conversations', 20_000);
@@ -47,6 +50,7 @@ const sqlArray = (xs: string[]) => `ARRAY[${xs.map((x) => `'${x.replace(/'/g, "'
 
 const config = loadConfig();
 const logger = createLogger('warn');
+const consumers = await consumerNames();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 2, pgliteDir: path.join(config.dataDir, 'db'), logger });
 const db = database.prisma;
 const run = (sql: string) => db.$executeRawUnsafe(sql);
@@ -187,8 +191,11 @@ await step('event log', async () => {
     WINDOW w AS (ORDER BY at, o, subject)`);
   await run(`UPDATE "Project" SET "eventSeq" = (SELECT coalesce(max("seq"), 0) FROM "DomainEvent" WHERE "id_project" = '${projectId}'),
       "ticketSeq" = ${conversations} WHERE "id" = '${projectId}'`);
+  // Every event consumer has read the year already (see consumerNames below): a server started on
+  // the seed would otherwise read it all first (the assistant learning 170,000 closes, a
+  // knowledge-base search each), which is no console's day.
   await run(`INSERT INTO "EventCursor" ("consumer", "id_project", "seq", "updatedAt")
-    SELECT c, '${projectId}', p."eventSeq", now() FROM "Project" p, unnest(ARRAY['webhooks', 'bots', 'email-notifications']) AS c
+    SELECT c, '${projectId}', p."eventSeq", now() FROM "Project" p, unnest(${sqlArray(consumers)}) AS c
     WHERE p."id" = '${projectId}'`);
   await run(`UPDATE "ProjectUser" pu SET "number_assigned_requests" = (
       SELECT count(*) FROM "Request" r WHERE r."id_project" = '${projectId}' AND r.status = 200 AND pu."id_user" = ANY (r."participatingAgents"))
@@ -221,6 +228,21 @@ console.log(
 );
 await database.close();
 process.exit(0);
+
+/**
+ * The names of the event consumers a server runs (each module's listeners, as workers/jobs.ts
+ * registers them), from an app built on the configured database and closed again before the seed
+ * opens it.
+ */
+async function consumerNames() {
+  const infra = await createInfrastructure(config, { logger });
+  try {
+    const app = buildApp(infra);
+    return platformModules.flatMap((module) => module.listeners?.(app.services) ?? []).map((consumer) => consumer.name);
+  } finally {
+    await infra.close();
+  }
+}
 
 function parseFlags(args: string[]) {
   const values = new Map<string, string>();
