@@ -139,24 +139,16 @@ export class AnalyticsService {
     };
   }
 
-  /**
-   * received: written by the requester (the visitor); sent: by anyone else (agents, bots). The
-   * window's messages are counted per request and sender first, so each request and its
-   * requester are looked up once, not once per message (170,000 messages in 30 days of a year's
-   * project: 961 ms joined message by message).
-   */
+  /** received: written by the requester (the visitor); sent: by anyone else (agents, bots). */
   async messageCount(projectId: string): Promise<MessageCounts> {
     const [row] = await this.db.$queryRaw<Array<MessageCounts>>`
-      SELECT COALESCE(sum(g."n"), 0)::int AS count,
-             COALESCE(sum(g."n") FILTER (WHERE g."sender" IS DISTINCT FROM pu."id_user"), 0)::int AS sent,
-             COALESCE(sum(g."n") FILTER (WHERE g."sender" = pu."id_user"), 0)::int AS received
-      FROM (
-        SELECT m."request_id", m."sender", count(*) AS "n" FROM "Message" m
-        WHERE m."id_project" = ${projectId} AND m."createdAt" >= ${this.since()}
-        GROUP BY 1, 2
-      ) g
-      LEFT JOIN "Request" r ON r."id_project" = ${projectId} AND r."request_id" = g."request_id"
-      LEFT JOIN "ProjectUser" pu ON pu."id" = r."requester_id"`;
+      SELECT count(*)::int AS count,
+             count(*) FILTER (WHERE m."sender" IS DISTINCT FROM pu."id_user")::int AS sent,
+             count(*) FILTER (WHERE m."sender" = pu."id_user")::int AS received
+      FROM "Message" m
+      LEFT JOIN "Request" r ON r."id_project" = m."id_project" AND r."request_id" = m."request_id"
+      LEFT JOIN "ProjectUser" pu ON pu."id" = r."requester_id"
+      WHERE m."id_project" = ${projectId} AND m."createdAt" >= ${this.since()}`;
     return row;
   }
 
