@@ -1,6 +1,6 @@
 -- A request's last activity and waiting start, kept on its row by triggers in the transaction of
 -- the change itself, whoever writes "Message" (a post, the batched post, an import, a merge moving
--- messages, a deletion, the seed), as Chatwoot keeps `last_activity_at` and `waiting_since` on its
+-- messages, the seed), as Chatwoot keeps `last_activity_at` and `waiting_since` on its
 -- conversations. The inbox sorts by them: computed from each open request's messages at read time,
 -- they cost one or two index probes per open request (31,000 open at a year's size: 564 ms and
 -- 2.1 s, issue 39), and an index over the open requests now reads a page of them in order.
@@ -8,8 +8,10 @@
 --   waiting_since:    the requester's oldest message nobody else has written after (null: the
 --                     last word is not the requester's)
 -- Insertions move them forward from the statement's own rows (new messages are the newest: one
--- older than the request's last activity has it computed again), and a deletion or an update moving a message (its request, sender or time) computes its
--- requests' values again from their messages.
+-- older than the request's last activity has it computed again), and an update moving a message
+-- (its request, sender or time) computes its requests' values again from their messages. Deletions
+-- are not followed: messages are deleted only with their request (its deletion, retention, a
+-- lead's erasure), so a recount there would write rows about to go.
 --
 -- NB: the PostgreSQL driver runs a migration as statements split at every semicolon, comments
 -- and quotes included. Function bodies are therefore E'' strings whose semicolons are written
@@ -70,26 +72,14 @@ END
 CREATE TRIGGER "Message_activity_insert" AFTER INSERT ON "Message"
   REFERENCING NEW TABLE AS "changed_new" FOR EACH STATEMENT EXECUTE FUNCTION "Request_activity_written"();
 
--- A deletion computes its requests again.
-CREATE FUNCTION "Request_activity_deleted"() RETURNS trigger LANGUAGE plpgsql AS E'
-BEGIN
-  PERFORM "Request_activity_recount"(array_agg("id_project"), array_agg("request_id"))
-    FROM (SELECT DISTINCT "id_project", "request_id" FROM "changed_old") AS c\073
-  RETURN NULL\073
-END
-';
-CREATE TRIGGER "Message_activity_delete" AFTER DELETE ON "Message"
-  REFERENCING OLD TABLE AS "changed_old" FOR EACH STATEMENT EXECUTE FUNCTION "Request_activity_deleted"();
-
 -- A receipt (status) or an edit of the text moves nothing: only the messages whose request, sender
 -- or time changed compute their requests (old and new) again.
 CREATE FUNCTION "Request_activity_moved"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
   PERFORM "Request_activity_recount"(array_agg(c."id_project"), array_agg(c."request_id")) FROM (
-    SELECT o."id_project", o."request_id" FROM "changed_old" o JOIN "changed_new" n ON n."id" = o."id"
-      WHERE (o."id_project", o."request_id", o."sender", o."createdAt") IS DISTINCT FROM (n."id_project", n."request_id", n."sender", n."createdAt")
-    UNION SELECT n."id_project", n."request_id" FROM "changed_old" o JOIN "changed_new" n ON n."id" = o."id"
-      WHERE (o."id_project", o."request_id", o."sender", o."createdAt") IS DISTINCT FROM (n."id_project", n."request_id", n."sender", n."createdAt")
+    SELECT DISTINCT x."id_project", x."request_id" FROM "changed_old" o JOIN "changed_new" n ON n."id" = o."id",
+      LATERAL (VALUES (o."id_project", o."request_id"), (n."id_project", n."request_id")) AS x("id_project", "request_id")
+    WHERE (o."id_project", o."request_id", o."sender", o."createdAt") IS DISTINCT FROM (n."id_project", n."request_id", n."sender", n."createdAt")
   ) AS c HAVING count(*) > 0\073
   RETURN NULL\073
 END

@@ -1,3 +1,4 @@
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import { cuid } from '../../infra/ids.js';
 import { stopWords } from '../kb/retrieval/passage.js';
@@ -132,24 +133,21 @@ export class HistoryStore {
 
   /** Document frequencies of stems among the project's learned questions (the empty term: how many there are). */
   /**
-   * The document frequencies as they were once the closes up to event `seq` were learned: those
-   * learned from later closes are taken off (an example learned again from a later close counts
-   * as later: its earlier terms are not put back).
+   * Document frequencies of `terms`. With `asOf` (an event sequence), as they were once the closes
+   * up to it were learned: those learned from later closes are taken off (an example learned again
+   * from a later close counts as later: its earlier terms are not put back).
    */
-  async frequenciesAt(projectId: string, terms: string[], seq: bigint, db: Db | Tx = this.db): Promise<Map<string, number>> {
+  async frequencies(projectId: string, terms: string[], db: Db | Tx = this.db, asOf?: bigint): Promise<Map<string, number>> {
     if (!terms.length) return new Map();
+    const later =
+      asOf === undefined
+        ? Prisma.sql`0`
+        : Prisma.sql`(SELECT count(*) FROM "AssistantExample" e
+            WHERE e."id_project" = ${projectId} AND e."seq" > ${asOf} AND (t."term" = ${countTerm} OR t."term" = ANY(e."terms")))`;
     const rows = await db.$queryRaw<Array<{ term: string; df: number }>>`
-      SELECT t."term", t."df" - (SELECT count(*) FROM "AssistantExample" e
-        WHERE e."id_project" = ${projectId} AND e."seq" > ${seq} AND (t."term" = ${countTerm} OR t."term" = ANY(e."terms"))) AS "df"
-      FROM "AssistantTerm" t WHERE t."id_project" = ${projectId} AND t."term" = ANY(${terms}::text[])`;
+      SELECT t."term", t."df" - ${later} AS "df" FROM "AssistantTerm" t WHERE t."id_project" = ${projectId} AND t."term" = ANY(${terms}::text[])`;
     return new Map(rows.map((r) => [r.term, Number(r.df)]));
   }
 
-  async frequencies(projectId: string, terms: string[], db: Db | Tx = this.db): Promise<Map<string, number>> {
-    if (!terms.length) return new Map();
-    const rows = await db.$queryRaw<Array<{ term: string; df: number }>>`
-      SELECT "term", "df" FROM "AssistantTerm" WHERE "id_project" = ${projectId} AND "term" = ANY(${terms}::text[])`;
-    return new Map(rows.map((r) => [r.term, Number(r.df)]));
-  }
 }
 

@@ -251,10 +251,7 @@ export class ProposalService {
         FROM "KbGap" g WHERE g."id_project" = ${projectId} AND g."proposal_id" = ANY(${near.map((r) => r.proposal_id)}::text[])
       ) latest WHERE n <= ${centroidMembers}`;
     const vocabulary = [...new Set([...terms, ...members.flatMap((r) => r.terms)])];
-    const df =
-      gap.seq === undefined
-        ? await this.history.frequencies(projectId, [...vocabulary, ''], tx)
-        : await this.history.frequenciesAt(projectId, [...vocabulary, ''], gap.seq, tx);
+    const df = await this.history.frequencies(projectId, [...vocabulary, ''], tx, gap.seq);
     const total = Math.max(df.get('') ?? 0, 1);
     const idf = (term: string) => Math.log(1 + total / ((df.get(term) ?? 0) + 0.5));
     const askedNorm = Math.sqrt(terms.reduce((sum, t) => sum + idf(t) ** 2, 0));
