@@ -1,3 +1,4 @@
+import type { EventConsumer } from '../src/infra/event-consumers.js';
 import type { JobQueue, JobType } from '../src/infra/job-queue.js';
 import type { PlatformModule } from '../src/module.js';
 import { platformModules } from '../src/modules.js';
@@ -10,10 +11,14 @@ import type { Services } from '../src/module.js';
  */
 export const jobTypes: readonly JobType[] = platformModules.flatMap((module) => module.jobTypes ?? []);
 
+/** The consumers of committed events: each module's listeners, each read from its own cursor. */
+export function eventConsumersOf(services: Services, modules: readonly PlatformModule[] = platformModules): EventConsumer[] {
+  return modules.flatMap((module) => module.listeners?.(services) ?? []);
+}
+
 export function registerJobs(queue: JobQueue, services: Services, modules: readonly PlatformModule[] = platformModules) {
   for (const module of modules) module.jobs?.(queue, services);
-  // The consumers of committed events (each module's listeners), each from its own cursor.
   const consumers = services.infra.eventConsumers;
-  for (const module of modules) for (const consumer of module.listeners?.(services) ?? []) consumers.register(consumer);
+  for (const consumer of eventConsumersOf(services, modules)) consumers.register(consumer);
   queue.runBeside(consumers.task());
 }

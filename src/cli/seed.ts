@@ -17,7 +17,7 @@ import { openDatabase } from '../infra/database.js';
 import { createInfrastructure } from '../infra/index.js';
 import { createLogger } from '../infra/logger.js';
 import { cuid as newId } from '../infra/ids.js';
-import { platformModules } from '../modules.js';
+import { eventConsumersOf } from '../../workers/jobs.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const conversations = flags.int('conversations', 20_000);
@@ -230,15 +230,14 @@ await database.close();
 process.exit(0);
 
 /**
- * The names of the event consumers a server runs (each module's listeners, as workers/jobs.ts
- * registers them), from an app built on the configured database and closed again before the seed
- * opens it.
+ * The names of the event consumers a server runs (workers/jobs.ts), from an app built on the
+ * configured database and closed again before the seed opens it.
  */
 async function consumerNames() {
   const infra = await createInfrastructure(config, { logger });
   try {
     const app = buildApp(infra);
-    return platformModules.flatMap((module) => module.listeners?.(app.services) ?? []).map((consumer) => consumer.name);
+    return eventConsumersOf(app.services).map((consumer) => consumer.name);
   } finally {
     await infra.close();
   }
