@@ -6,6 +6,7 @@ import { useOperationLimits } from './graphql/operation-limits.js';
 import { useReleaseOperationCaches } from './graphql/release-operation-caches.js';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { useReadOnlyOperations } from './graphql/read-only.js';
 import type { IncomingMessage } from 'node:http';
 import { buildContext, type Context } from './context.js';
 import { AppError, asClientError } from './errors.js';
@@ -76,6 +77,7 @@ export function buildApp(infra: Infrastructure): App {
     }),
     useOperationLimits(config.graphql),
     useInputGuard(),
+    useReadOnlyOperations(),
     useIntrospectionPolicy(config.graphql.introspection),
     useCompiledQueries(),
     useReleaseOperationCaches(),

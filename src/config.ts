@@ -705,7 +705,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   S3_SECRET_ACCESS_KEY: { default: "unset", meaning: "secret key of the store, with S3_ACCESS_KEY_ID" },
   S3_FORCE_PATH_STYLE: { default: "`true` with S3_ENDPOINT, else `false`", meaning: "address the bucket in the path (`host/bucket/key`) rather than the host name, as MinIO and most self-hosted stores want" },
   DATABASE_URL: { default: "unset: PGlite", meaning: "`postgres://` URL: PostgreSQL through node-postgres" },
-  DATABASE_POOL_SIZE: { default: "twice the cores, at least 4", meaning: "PostgreSQL connections per node (plus half as many for the hot list statements)" },
+  DATABASE_POOL_SIZE: { default: "twice the cores, at least 4", meaning: "PostgreSQL connections per node (plus half as many, 3 at least, for the hot statements); a quarter of each is kept for requests that write" },
   DATABASE_CONNECT_TIMEOUT_MS: { default: "5000", meaning: "longest a request not yet begun waits for a PostgreSQL connection; past it the request answers 503 with Retry-After, nothing written (a begun request waits its turn)" },
   REDIS_URL: { default: "unset: in-process", meaning: "`redis://` URL: Redis pub/sub events and BullMQ jobs" },
   REDIS_PREFIX: { default: "`sp`", meaning: "prefix of every Redis key and channel" },

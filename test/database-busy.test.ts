@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type SeededProject, type TestApp } from './helpers/app.js';
 import { openRequest, send } from './helpers/conversations.js';
 import { productionMode } from './helpers/environment.js';
-import { asBegunWork } from '../src/infra/connection-admission.js';
+import { AdmittingPool, asBegunWork } from '../src/infra/connection-admission.js';
+import { inRequestScope } from '../src/infra/request-scope.js';
 
 // A node whose database connections are all busy refuses new work up front (503 with Retry-After:
 // nothing of it was written), and answers the work it has begun: a write that committed is answered
@@ -60,5 +61,49 @@ describe.skipIf(!productionMode)('a node whose database connections are all busy
       if (answer.status === 503) expect(stored.has(posts[i].text), `"${posts[i].text}" answered 503 but stored`).toBe(false);
       else expect(answer.body).toMatchObject({ text: posts[i].text });
     });
+  });
+});
+
+describe.skipIf(!productionMode)('the connections kept for writes', () => {
+  // Two connections, one of them kept for writes: a read takes the other.
+  const pool = () => new AdmittingPool({ connectionString: process.env.DATABASE_URL, max: 2, reservedForWrites: 1 });
+  const asRequest = <T>(writes: boolean, work: () => Promise<T>) => inRequestScope(`test-${writes ? 'write' : 'read'}`, work, { writes });
+  const settledSoon = (promise: Promise<unknown>) => Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(resolve, 200, false))]);
+
+  it('gives a write a connection at once while reads wait for theirs', async () => {
+    const p = pool();
+    try {
+      const reading = await asRequest(false, () => p.connect());
+      const secondRead = asRequest(false, () => p.connect());
+      const write = asRequest(true, () => p.connect());
+      expect(await settledSoon(write)).toBe(true);
+      expect(await settledSoon(secondRead)).toBe(false);
+      reading.release();
+      expect(await settledSoon(secondRead)).toBe(true);
+      (await write).release();
+      (await secondRead).release();
+    } finally {
+      await p.end();
+    }
+  });
+
+  it('hands a connection a write gave back to the next write, not to a read waiting longer, while reads hold their share', async () => {
+    const p = pool();
+    try {
+      const reading = await asRequest(false, () => p.connect());
+      const writing = await asRequest(true, () => p.connect());
+      const read = asRequest(false, () => p.connect());
+      const write = asRequest(true, () => p.connect());
+      expect(await settledSoon(write)).toBe(false);
+      writing.release();
+      expect(await settledSoon(write)).toBe(true);
+      expect(await settledSoon(read)).toBe(false);
+      reading.release();
+      expect(await settledSoon(read)).toBe(true);
+      (await write).release();
+      (await read).release();
+    } finally {
+      await p.end();
+    }
   });
 });

@@ -113,15 +113,23 @@ export function createListener(
 
   return (req, res) => {
     const requestId = requestIdOf(req);
-    inRequestScope(requestId, () => {
-      // Once answered (or given up by its client), what the request left running waits for a
-      // database connection as background work does (connection-admission.ts).
-      const progress = requestInProgress()!;
-      res.once('close', () => (progress.answered = true));
-      handle(req, res, requestId);
-    });
+    inRequestScope(
+      requestId,
+      () => {
+        // Once answered (or given up by its client), what the request left running waits for a
+        // database connection as background work does (connection-admission.ts).
+        const progress = requestInProgress()!;
+        res.once('close', () => (progress.answered = true));
+        handle(req, res, requestId);
+      },
+      // A GraphQL query sent by POST is noted as a read once parsed (graphql/read-only.ts).
+      { writes: !readMethods.has(req.method ?? 'GET') },
+    );
   };
 }
+
+/** Methods that only read: their requests take no connection kept for writes. */
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function pathOf(req: IncomingMessage) {
   const url = req.url ?? '/';

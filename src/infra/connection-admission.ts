@@ -14,6 +14,12 @@ import { requestInProgress, type RequestProgress } from './request-scope.js';
 // begun request's read as on a new request's first statement; so the waiting is done here, and the
 // pool is only asked for a connection when one is free (it then hands out an idle one, or opens one
 // within connectionTimeoutMillis: a database that does not answer still fails the statement).
+//
+// Writes first: a few connections (`reservedForWrites`) are for requests that write (a REST call
+// other than GET, a GraphQL mutation) and are never handed to a read, so a post is not queued
+// behind a console full of readers (issue 39: 200 agents reading the inbox back to back held every
+// connection and a post waited its turn, p99 571 ms). Reads keep the rest; background work (the
+// event consumers) counts as a read.
 
 /** Background work that is begun as a request is (see `asBegunWork`). */
 const begunWork = new AsyncLocalStorage<RequestProgress>();
@@ -25,7 +31,7 @@ const begunWork = new AsyncLocalStorage<RequestProgress>();
  * refuses it batch after batch, which left the knowledge loop a minute behind 50 closes a second.
  */
 export function asBegunWork<T>(work: () => Promise<T>): Promise<T> {
-  return begunWork.run({ begun: true, answered: false }, work);
+  return begunWork.run({ begun: true, answered: false, writes: false }, work);
 }
 
 /** The message of the refusal, which isDatabaseUnavailable counts as a moment's outage (503). */
@@ -33,7 +39,7 @@ export const connectionsBusyMessage = "the database's connections are all busy";
 
 interface Waiter {
   request: RequestProgress | undefined;
-  resolve(): void;
+  resolve(read: boolean): void;
   reject(error: Error): void;
   timer?: NodeJS.Timeout;
 }
@@ -43,6 +49,8 @@ type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefi
 export interface AdmittingPoolConfig extends pg.PoolConfig {
   /** Longest a request not yet begun (and background work) waits for a connection before it is refused. */
   admissionTimeoutMs?: number;
+  /** Connections only requests that write may take (see above); 0 by default. */
+  reservedForWrites?: number;
 }
 
 export class AdmittingPool extends pg.Pool {
@@ -51,11 +59,17 @@ export class AdmittingPool extends pg.Pool {
   private readonly finishing: Waiter[] = [];
   private readonly arriving: Waiter[] = [];
   private readonly admissionTimeoutMs: number | undefined;
+  private readonly reserved: number;
+  private readonly size: number;
+  /** Connections out to reads (and background work). */
+  private readsHeld = 0;
 
   constructor(config: AdmittingPoolConfig) {
     super(config);
-    this.free = config.max ?? 10;
+    this.size = config.max ?? 10;
+    this.free = this.size;
     this.admissionTimeoutMs = config.admissionTimeoutMs;
+    this.reserved = Math.min(config.reservedForWrites ?? 0, this.free - 1);
   }
 
   connect(): Promise<pg.PoolClient>;
@@ -83,31 +97,32 @@ export class AdmittingPool extends pg.Pool {
   }
 
   private async checkout(): Promise<pg.PoolClient> {
-    await this.admit(begunWork.getStore() ?? requestInProgress());
+    const request = begunWork.getStore() ?? requestInProgress();
+    // Whether it was taken as a read, as it is given back (a request may be noted a read later).
+    const read = await this.admit(request);
     let client: pg.PoolClient;
     try {
       client = await super.connect();
     } catch (error) {
-      this.handOn();
+      this.handOn(read);
       throw error;
     }
     // The pool makes a new `release` at each checkout, which may be called once.
     const release = client.release;
     client.release = (failure?: Error | boolean) => {
       release.call(client, failure);
-      this.handOn();
+      this.handOn(read);
     };
     return client;
   }
 
-  /** Resolves once a connection is this caller's to take; refuses a caller not yet begun that waited too long. */
-  private admit(request: RequestProgress | undefined): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      if (request) request.begun = true;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
+  /**
+   * Resolves once a connection is this caller's to take (true: taken as a read); refuses a caller
+   * not yet begun that waited too long.
+   */
+  private admit(request: RequestProgress | undefined): Promise<boolean> {
+    if (this.mayTake(request)) return Promise.resolve(this.take(request));
+    return new Promise<boolean>((resolve, reject) => {
       const waiter: Waiter = { request, resolve, reject };
       if (request?.begun) return void this.finishing.push(waiter);
       this.arriving.push(waiter);
@@ -122,15 +137,35 @@ export class AdmittingPool extends pg.Pool {
     });
   }
 
-  /** A connection came back: the longest waiting begun request takes it, else the longest waiting other. */
-  private handOn() {
-    const next = this.finishing.shift() ?? this.arriving.shift();
-    if (!next) {
-      this.free++;
-      return;
-    }
+  /** Whether a free connection is the caller's to take: reads hold at most the ones not kept for writes. */
+  private mayTake(request: RequestProgress | undefined) {
+    return this.free > 0 && (request?.writes || this.readsHeld < this.size - this.reserved);
+  }
+
+  /** Takes a free connection for `request`; true when taken as a read. */
+  private take(request: RequestProgress | undefined) {
+    this.free--;
+    if (request) request.begun = true;
+    const read = !request?.writes;
+    if (read) this.readsHeld++;
+    return read;
+  }
+
+  /**
+   * A connection came back: the longest waiting begun request that may take it does, else the
+   * longest waiting other that may.
+   */
+  private handOn(read: boolean) {
+    this.free++;
+    if (read) this.readsHeld--;
+    const next = this.takeWaiter(this.finishing) ?? this.takeWaiter(this.arriving);
+    if (!next) return;
     clearTimeout(next.timer);
-    if (next.request) next.request.begun = true;
-    next.resolve();
+    next.resolve(this.take(next.request));
+  }
+
+  private takeWaiter(queue: Waiter[]): Waiter | undefined {
+    const at = queue.findIndex((waiter) => this.mayTake(waiter.request));
+    return at < 0 ? undefined : queue.splice(at, 1)[0];
   }
 }

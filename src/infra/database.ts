@@ -317,11 +317,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Each refuses a request not yet begun that waited DATABASE_CONNECT_TIMEOUT_MS for a connection,
     // and finishes one that has begun (connection-admission.ts).
     const limits = { connectionTimeoutMillis: options.connectTimeoutMs, admissionTimeoutMs: options.connectTimeoutMs };
-    pool = trackConnections(new AdmittingPool({ connectionString: options.databaseUrl, max: options.poolSize, ...limits }), options.logger);
+    // A quarter of each pool (one at least) is kept for requests that write (connection-admission.ts).
+    const reservedForWrites = (max: number) => Math.max(1, Math.round(max / 4));
+    pool = trackConnections(new AdmittingPool({ connectionString: options.databaseUrl, max: options.poolSize, reservedForWrites: reservedForWrites(options.poolSize), ...limits }), options.logger);
+    const plannedOnceSize = Math.max(3, Math.ceil(options.poolSize / 2));
     plannedOnce = trackConnections(
       new AdmittingPool({
         connectionString: options.databaseUrl,
-        max: Math.max(2, Math.ceil(options.poolSize / 2)),
+        max: plannedOnceSize,
+        reservedForWrites: reservedForWrites(plannedOnceSize),
         options: plannedOnceOptions,
         ...limits,
       }),

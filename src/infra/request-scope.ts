@@ -22,6 +22,11 @@ interface RequestScope {
 export interface RequestProgress {
   begun: boolean;
   answered: boolean;
+  /**
+   * Whether the request writes (a REST call other than GET, a GraphQL mutation): the pool keeps
+   * connections for writes that reads may not take (connection-admission.ts).
+   */
+  writes: boolean;
 }
 
 /** The caller a request acts for, as the audit log names it. */
@@ -34,8 +39,14 @@ export interface RequestActor {
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `work` on behalf of the request `requestId`. */
-export function inRequestScope<T>(requestId: string, work: () => T): T {
-  return requestScope.run({ id: requestId, progress: { begun: false, answered: false } }, work);
+export function inRequestScope<T>(requestId: string, work: () => T, options: { writes: boolean } = { writes: true }): T {
+  return requestScope.run({ id: requestId, progress: { begun: false, answered: false, writes: options.writes } }, work);
+}
+
+/** Notes that the current request only reads (a GraphQL query sent by POST), once that is known. */
+export function noteRequestReadsOnly() {
+  const progress = requestScope.getStore()?.progress;
+  if (progress) progress.writes = false;
 }
 
 /** The progress of the request the current work runs for while it is being answered; undefined in background work. */
