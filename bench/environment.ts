@@ -4,9 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { nodeProcessEnv } from '../test/helpers/script-process.js';
 
 export const benchDatabaseAdmin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const benchRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Benches load one token (and one address) far past any client's rate limit: the limiter runs,
+ * and never refuses. Likewise thousands of sockets from 127.0.0.1, most of them one agent's token.
+ */
+const benchLimits = {
+  RATE_LIMIT_REQUESTS: '1000000000',
+  RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+  WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
+};
 
 /** A benchmark's config: its own data directory, silent, fast password hashing, any port on 127.0.0.1; embedded unless the overrides say otherwise. */
 export function benchConfig(overrides: Record<string, string> = {}): Config {
@@ -18,15 +30,14 @@ export function benchConfig(overrides: Record<string, string> = {}): Config {
     BCRYPT_ROUNDS: '4',
     PORT: '0',
     HOST: '127.0.0.1',
-    // Benches load one token (and one address) far past any client's rate limit: the limiter
-    // runs, and never refuses.
-    RATE_LIMIT_REQUESTS: '1000000000',
-    RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
-    // Likewise thousands of sockets from 127.0.0.1, most of them one agent's token.
-    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
-    WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
+    ...benchLimits,
     ...overrides,
   });
+}
+
+/** The environment of a bench's server node in its own process (bench/socket-node.ts) on `config`. */
+export function benchNodeEnv(config: Config, extra: Record<string, string> = {}) {
+  return nodeProcessEnv(config, { NODE_ENV: 'production', ...benchLimits, ...extra });
 }
 
 /** A fresh PostgreSQL database and Redis prefix for one benchmark (production mode). */

@@ -1,7 +1,8 @@
 // `npm run bench scale`: what a console does all day, on a big project made by `npm run seed`
 // (src/cli/seed.ts, run in its own process before the server starts), production mode and, at a
-// tenth of the size, embedded mode with the targets doubled. One client, calls one after another
-// (p50/p95/p99 of `BENCH_SCALE_ROUNDS` rounds each), then POSTs while 200 agents read at once.
+// tenth of the size, embedded mode with the targets doubled. The server runs in its own process, as
+// deployed (its event loop is not the clients'). One client, calls one after another (p50/p95/p99
+// of `BENCH_SCALE_ROUNDS` rounds each), then POSTs while 200 agents read at once.
 // Sizes (production): BENCH_SCALE_CONVERSATIONS (20,000), BENCH_SCALE_MESSAGES (200,000),
 // BENCH_SCALE_LEADS (10,000), BENCH_SCALE_AGENTS (200); embedded a tenth of each (agents 20).
 // BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
@@ -12,8 +13,12 @@ import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../src/config.js';
+import { createInfrastructure } from '../src/infra/index.js';
+import { createLogger } from '../src/infra/logger.js';
 import { startServer } from '../src/server.js';
-import { benchConfig, benchRedisUrl, productionConfig } from './environment.js';
+import { runScript } from '../test/helpers/script-process.js';
+import { benchConfig, benchNodeEnv, benchRedisUrl, productionConfig } from './environment.js';
 import { json, percentile, printTable, runLoad } from './lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,22 +75,16 @@ async function measure(mode: 'production' | 'embedded') {
   // The schema first (a server started and closed), then the seed, then the server that is measured.
   await (await startServer(config)).close();
   const seeded = reused ?? seed(production ? { DATABASE_URL: production.databaseUrl } : { DATA_DIR: dataDir }, sizes);
-  const server = await startServer(config);
+  const long = await longestConversation(config, seeded.projectId);
+  // The server in its own process (the embedded database on disk, where the seed wrote it).
+  const node = runScript('bench/socket-node.ts', benchNodeEnv(config, { ...logLevel, BENCH_NODE_ON_DISK: '1' }));
   try {
-    const base = `${server.url}/v3/${seeded.projectId}`;
-    const signin = async (email: string) => (await json(`${server.url}/v3/auth/signin`, 'POST', undefined, { email, password: seeded.password })).token as string;
+    const url = await node.until(() => node.lines().find((line) => typeof line.url === 'string')?.url as string | undefined, 300_000);
+    const base = `${url}/v3/${seeded.projectId}`;
+    const signin = async (email: string) => (await json(`${url}/v3/auth/signin`, 'POST', undefined, { email, password: seeded.password })).token as string;
     const owner = await signin(seeded.owner);
     const agent = await signin(seeded.agent);
     const get = (p: string, token = agent) => json(`${base}${p}`, 'GET', token);
-    // A long conversation, its lead, a tag in use.
-    const db = server.app.infra.database.prisma;
-    const [long] = await db.$queryRawUnsafe<Array<{ request_id: string; leadId: string }>>(
-      // Counted in one pass over the messages (a count per request, correlated, never finished on PGlite).
-      `SELECT r.request_id, r."leadId" FROM "Request" r JOIN (
-         SELECT request_id, count(*) AS n FROM "Message" WHERE id_project = $1 GROUP BY request_id ORDER BY n DESC LIMIT 1
-       ) m ON m.request_id = r.request_id WHERE r.id_project = $1`,
-      seeded.projectId,
-    );
     const open = '100,200';
     const cases: Array<{ group: string; name: string; call: () => Promise<unknown>; target: number }> = [];
     const add = (group: string, name: string, target: number, call: () => Promise<unknown>) => cases.push({ group, name, call, target: target * factor });
@@ -155,8 +154,26 @@ async function measure(mode: 'production' | 'embedded') {
     console.log(`${mode}: POST while 200 agents read: ${posts.requests} posts (${posts.errors} failed), p50 ${posts.p50} ms, p99 ${posts.p99} ms (target p99 < ${postTarget} ms): ${posts.p99 < postTarget && !posts.errors && posts.requests ? 'PASS' : 'FAIL'} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
     return misses === 0;
   } finally {
-    await server.close();
+    node.child.kill('SIGTERM');
+    await new Promise((resolve) => node.child.once('exit', resolve));
     await production?.drop();
+  }
+}
+
+/** The conversation with the most messages, and its lead: what `npm run seed` made longest. */
+async function longestConversation(config: Config, projectId: string) {
+  const infra = await createInfrastructure(config, { logger: createLogger('silent') });
+  try {
+    const [long] = await infra.database.prisma.$queryRawUnsafe<Array<{ request_id: string; leadId: string }>>(
+      // Counted in one pass over the messages (a count per request, correlated, never finished on PGlite).
+      `SELECT r.request_id, r."leadId" FROM "Request" r JOIN (
+         SELECT request_id, count(*) AS n FROM "Message" WHERE id_project = $1 GROUP BY request_id ORDER BY n DESC LIMIT 1
+       ) m ON m.request_id = r.request_id WHERE r.id_project = $1`,
+      projectId,
+    );
+    return long;
+  } finally {
+    await infra.close();
   }
 }
 

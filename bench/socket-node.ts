@@ -38,7 +38,8 @@ if (process.env.BENCH_STATEMENTS) {
   } as typeof pg.Client.prototype.query;
 }
 
-const server = await startServer(loadConfig(), { inMemory: true });
+// BENCH_NODE_ON_DISK=1: the embedded database under DATA_DIR (a seeded one), not a fresh one in memory.
+const server = await startServer(loadConfig(), { inMemory: process.env.BENCH_NODE_ON_DISK !== '1' });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 
 const profileDir = process.env.BENCH_PROFILE;

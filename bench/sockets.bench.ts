@@ -18,8 +18,8 @@
 import { readFileSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { nodeProcessEnv, runScript, type ScriptProcess } from '../test/helpers/script-process.js';
-import { productionConfig } from './environment.js';
+import { runScript, type ScriptProcess } from '../test/helpers/script-process.js';
+import { benchNodeEnv, productionConfig } from './environment.js';
 import { json, percentile, printTable } from './lib.js';
 
 const sockets = Number(process.env.SOCKETS ?? 10_000);
@@ -244,14 +244,7 @@ async function scenario(name: string, nodes: number) {
   let opened: Socket[] = [];
   try {
     // One address and a few tokens far past a client's limits: the limiters run, and never refuse.
-    const base = nodeProcessEnv(env.config, {
-      NODE_ENV: 'production',
-      RATE_LIMIT_REQUESTS: '1000000000',
-      RATE_LIMIT_ANONYMOUS_REQUESTS: '1000000000',
-      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
-      WS_MAX_OPERATIONS_PER_TOKEN: '1000000',
-      DATABASE_POOL_SIZE: pool,
-    });
+    const base = benchNodeEnv(env.config, { DATABASE_POOL_SIZE: pool });
     for (let i = 0; i < nodes; i++) started.push(await startNode(base));
     const urls = started.map((s) => s.url);
     const seedStarted = performance.now();

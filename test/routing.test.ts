@@ -102,6 +102,17 @@ describe('assigned routing', () => {
     expect(await load(p, p.agent)).toBe(3);
   });
 
+  it('lists the first ten available agents in the snapshot of a request, and counts them all', async () => {
+    const p = await t.seedProject();
+    // Owner, admin and agent, and ten more: thirteen available.
+    for (let i = 0; i < 10; i++) await t.addMember(p.projectId, p.owner.token, await t.newUser(`extra${i}`));
+    const request = await get(p, await openRequest(t, p));
+    expect(request.snapshot.availableAgentsCount).toBe(13);
+    expect(request.snapshot.agents).toHaveLength(10);
+    // Routing's first choices: the agent it gave the request to among them.
+    expect(request.snapshot.agents.map((a: { id_user: string }) => a.id_user)).toContain(request.participants[0]);
+  });
+
   it('leaves requests UNSERVED outside operating hours', async () => {
     const p = await t.seedProject();
     await t.put(`/v3/projects/${p.projectId}`, { token: p.owner.token, body: { activeOperatingHours: true, operatingHours: { tzname: 'UTC' } } });

@@ -18,6 +18,7 @@ import { createInfrastructure } from '../infra/index.js';
 import { createLogger } from '../infra/logger.js';
 import { cuid as newId } from '../infra/ids.js';
 import { eventConsumersOf } from '../../workers/jobs.js';
+import { snapshotAgents } from '../modules/requests/service.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const conversations = flags.int('conversations', 20_000);
@@ -85,6 +86,11 @@ await step('project, owner, agents, department', async () => {
     SELECT 'pu-' || a.id, '${projectId}', a.id, 'agent', '${ownerId}', now() FROM unnest(${sqlArray(agentIds)}) AS a(id)`);
 });
 
+// What a request's snapshot lists of the agents available when it opened (as the API writes it).
+const snapshotAgentsJson = JSON.stringify(
+  agentIds.slice(0, snapshotAgents).map((id, i) => ({ id_user: id, project_user_id: `pu-${id}`, firstname: firstNames[(i + 1) % firstNames.length], lastname: lastNames[(i + 1) % lastNames.length] })),
+);
+
 // Seeded rows' ids are the project's id and a number, so later statements find them by range.
 await step(`${leads.toLocaleString('en')} leads`, () =>
   run(`INSERT INTO "Lead" ("id", "id_project", "lead_id", "email", "fullname", "company", "createdBy", "createdAt", "updatedAt")
@@ -117,7 +123,8 @@ await step(`${conversations.toLocaleString('en')} conversations`, async () => {
         CASE WHEN status = 1000 THEN at + interval '30 minutes' + random() * interval '3 hours' END,
         CASE WHEN status = 1000 THEN agent END,
         CASE WHEN agent IS NOT NULL THEN 'least_loaded' ELSE 'no_agent_available' END,
-        jsonb_build_object('lead', jsonb_build_object('id', '${projectId}-l' || lead, 'fullname', 'Lead ' || lead, 'email', 'lead' || lead || '@example.test')),
+        jsonb_build_object('lead', jsonb_build_object('id', '${projectId}-l' || lead, 'fullname', 'Lead ' || lead, 'email', 'lead' || lead || '@example.test'),
+          'agents', '${snapshotAgentsJson}'::jsonb, 'availableAgentsCount', ${agents}),
         'seed-visitor-' || lead, at, at
       FROM (
         SELECT i, at, lead,

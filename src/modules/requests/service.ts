@@ -97,6 +97,13 @@ export interface Change {
   close?: boolean;
 }
 
+/**
+ * The available agents a request's snapshot lists at most (routing's first choices);
+ * `availableAgentsCount` counts them all. Every one of a 200-agent team's requests listed all 200
+ * (26 KB each): a page of 50 open requests was 850 KB to read, render and send (issue 39).
+ */
+export const snapshotAgents = 10;
+
 export class RequestService {
   constructor(
     private db: Db,
@@ -195,7 +202,7 @@ export class RequestService {
           department: department && { id: department.id, name: department.name, routing: department.routing, id_group: department.id_group, id_bot: department.id_bot },
           lead: { id: lead.id, lead_id: lead.lead_id, fullname: lead.fullname, email: lead.email },
           requester: { id: member.id, id_user: member.id_user, role: member.role, fullname: fullName(member), isAuthenticated: member.isAuthenticated },
-          agents: (decision?.candidates ?? []).map((c) => ({ id_user: c.userId, project_user_id: c.teammateId, firstname: c.firstname, lastname: c.lastname })),
+          agents: (decision?.candidates ?? []).slice(0, snapshotAgents).map((c) => ({ id_user: c.userId, project_user_id: c.teammateId, firstname: c.firstname, lastname: c.lastname })),
           availableAgentsCount: decision?.candidates.length ?? 0,
         },
         ...(decision ? assignmentData(decision, now) : { status: RequestStatus.TEMPORARY }),
