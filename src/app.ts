@@ -7,6 +7,7 @@ import { useReleaseOperationCaches } from './graphql/release-operation-caches.js
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useReadOnlyOperations } from './graphql/read-only.js';
+import { ReadAdmission } from './http/read-admission.js';
 import type { IncomingMessage } from 'node:http';
 import { buildContext, type Context } from './context.js';
 import { AppError, asClientError } from './errors.js';
@@ -142,6 +143,7 @@ export function buildApp(infra: Infrastructure): App {
     knownPaths: { fixed: { ...healthPaths, '/graphql': ['GET', 'POST'] }, answers: () => false },
     bodyLimitBytes: config.bodyLimitBytes,
     draining: lifecycle.draining,
+    reads: new ReadAdmission(config.http.readsInFlight),
   });
   // Behind trusted proxies each request says whose address X-Forwarded-For names (TRUST_PROXY).
   const { trustProxy } = config.http;

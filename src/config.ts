@@ -447,6 +447,8 @@ export interface HttpSettings {
    * loop makes likely with node's default of 5 s.
    */
   keepAliveTimeoutMs: number;
+  /** API reads (GET, HEAD) answered at once; more wait their turn, writes never (src/http/read-admission.ts). 0: no limit. */
+  readsInFlight: number;
 }
 
 const origin = /^https?:\/\/[^/\s,*]+$/i;
@@ -512,6 +514,7 @@ const httpEnvSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(65_000),
+  HTTP_READS_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).optional(),
   TRUST_PROXY: trustProxyValue.default(() => ({ kind: 'none' as const })),
 });
 
@@ -533,6 +536,9 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
     requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
     maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    // Twice the connections reads may hold on PostgreSQL (they would wait for one anyway), four on
+    // the embedded database's one connection.
+    readsInFlight: env.HTTP_READS_IN_FLIGHT ?? (cleaned.DATABASE_URL ? 2 * (Number(cleaned.DATABASE_POOL_SIZE) || defaultDatabasePoolSize()) : 4),
   };
 }
 
@@ -800,6 +806,7 @@ export const environmentVariables: Record<keyof Env | keyof z.infer<typeof httpE
   SHUTDOWN_TIMEOUT_MS: { default: "`10000`", meaning: "deadline for requests in flight once the node stops accepting" },
   HTTP_HEADERS_TIMEOUT_MS: { default: "`10000`", meaning: "a request's headers must arrive within this long, or its connection is closed with 408 (slow clients, slowloris)" },
   HTTP_REQUEST_TIMEOUT_MS: { default: "`120000`", meaning: "a whole request, body included, must arrive within this long, or its connection is closed with 408 (uploads over slow links need it long enough)" },
+  HTTP_READS_IN_FLIGHT: { default: "twice `DATABASE_POOL_SIZE` on PostgreSQL, 4 embedded", meaning: "API reads (GET, HEAD of /v3 and /graphql) a node answers at once; more wait their turn, first come first served, and writes never wait for them, so a post is not queued behind a console full of readers. `0`: no limit" },
   HTTP_KEEP_ALIVE_TIMEOUT_MS: { default: "`65000`", meaning: "how long an idle keep-alive connection is kept open; above the clients' and load balancers' own (often 60 s), so that they close first and never reuse a connection the node is closing (which resets the request sent on it)" },
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: { default: "`256`", meaning: "HTTP connections one client address may hold open at once (websockets are counted per account instead: `WS_MAX_SOCKETS_PER_ACCOUNT`), and websockets it may hold awaiting their `connection_init`. At the cap the address's oldest idle keep-alive connection is closed to make room; when none is idle, the new connection's request is answered 503 with `Retry-After` and the connection closed. `0`: no cap, for a node behind a reverse proxy, where every connection comes from the proxy (set the proxy's own limits)" },
   TRUST_PROXY: { default: "off", meaning: "whose `X-Forwarded-For` names the client (throttles, rate limits, geo lookup): `false`, `true`, a number of hops, or proxy addresses and ranges (see Client addresses behind proxies)" },

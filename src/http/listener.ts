@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Yoga } from './yoga.js';
@@ -10,6 +11,7 @@ import { chooseEncoding } from './compression.js';
 import { corsPolicy, type CorsPolicy } from './cors.js';
 import { allowedMethods, type KnownPaths } from './methods.js';
 import type { RequestGate } from './rate-limit.js';
+import { readMethods, type ReadAdmission } from './read-admission.js';
 import { requestIdHeader, requestIdOf } from './request-id.js';
 import { replyOf, writeReply, type NodeRequestView, type Reply } from './node-request.js';
 
@@ -31,6 +33,8 @@ export interface Conventions {
    * are the exception: their routes read them within their own limits (FILE_MAX_BYTES, KB_FETCH_MAX_BYTES).
    */
   bodyLimitBytes?: number;
+  /** How many API reads are answered at once (writes first, read-admission.ts); none: no limit. */
+  reads?: ReadAdmission;
 }
 
 const anyOrigin = corsPolicy({ corsOrigins: '*', corsMaxAgeSeconds: 600 });
@@ -50,7 +54,7 @@ export function createListener(
   gate?: RequestGate,
   conventions: Conventions = { cors: anyOrigin },
 ): NodeListener {
-  const { cors, knownPaths, draining, bodyLimitBytes } = conventions;
+  const { cors, knownPaths, draining, bodyLimitBytes, reads } = conventions;
   const overLimit = (req: IncomingMessage) =>
     bodyLimitBytes !== undefined &&
     Number(req.headers['content-length'] ?? 0) > bodyLimitBytes &&
@@ -120,16 +124,16 @@ export function createListener(
         // database connection as background work does (connection-admission.ts).
         const progress = requestInProgress()!;
         res.once('close', () => (progress.answered = true));
-        handle(req, res, requestId);
+        // An API read waits its turn behind the reads being served (read-admission.ts), in this
+        // request's own scope whichever request's end lets it go.
+        if (reads && (pathOf(req) === '/graphql' || restPathOf(req.url ?? '/') !== null)) reads.admit(req, res, AsyncResource.bind(() => handle(req, res, requestId)));
+        else handle(req, res, requestId);
       },
       // A GraphQL query sent by POST is noted as a read once parsed (graphql/read-only.ts).
       { writes: !readMethods.has(req.method ?? 'GET') },
     );
   };
 }
-
-/** Methods that only read: their requests take no connection kept for writes. */
-const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function pathOf(req: IncomingMessage) {
   const url = req.url ?? '/';
