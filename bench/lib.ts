@@ -84,6 +84,39 @@ export async function runLoad(options: {
   return run(options.durationMs, true);
 }
 
+/**
+ * Starts `task` `rate` times a second for `durationMs` (an open loop: a slow answer does not delay
+ * the next call, as clients that do not wait for each other), after a warm-up; latencies in ms.
+ */
+export async function runAtRate(options: { rate: number; durationMs: number; warmupMs?: number; task: (iteration: number) => Promise<boolean | void> }): Promise<LoadResult> {
+  let iteration = 0;
+  const run = async (durationMs: number, record: boolean) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const calls: Promise<void>[] = [];
+    const started = performance.now();
+    for (let n = 0; n < Math.round((durationMs / 1000) * options.rate); n++) {
+      const due = started + (n * 1000) / options.rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const t0 = performance.now();
+      calls.push(
+        options.task(iteration++).then(
+          (ok) => {
+            if (ok === false) errors++;
+            else if (record) latencies.push(performance.now() - t0);
+          },
+          () => void errors++,
+        ),
+      );
+    }
+    await Promise.all(calls);
+    return summarize(latencies, (performance.now() - started) / 1000, errors);
+  };
+  if (options.warmupMs) await run(options.warmupMs, false);
+  return run(options.durationMs, true);
+}
+
 export function printTable(title: string, rows: Record<string, unknown>[]) {
   console.log(`\n## ${title}`);
   console.table(rows);

@@ -2,7 +2,8 @@
 // (src/cli/seed.ts, run in its own process before the server starts), production mode and, at a
 // tenth of the size, embedded mode with the targets doubled. The server runs in its own process, as
 // deployed (its event loop is not the clients'). One client, calls one after another (p50/p95/p99
-// of `BENCH_SCALE_ROUNDS` rounds each), then POSTs while 200 agents read at once.
+// of `BENCH_SCALE_ROUNDS` rounds each), then POSTs while 200 agents read at once: 20 a second (the
+// target), then as fast as 4 clients can (saturation).
 // Sizes (production): BENCH_SCALE_CONVERSATIONS (20,000), BENCH_SCALE_MESSAGES (200,000),
 // BENCH_SCALE_LEADS (10,000), BENCH_SCALE_AGENTS (200); embedded a tenth of each (agents 20).
 // BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
@@ -19,7 +20,7 @@ import { createLogger } from '../src/infra/logger.js';
 import { startServer } from '../src/server.js';
 import { runScript } from '../test/helpers/script-process.js';
 import { benchConfig, benchNodeEnv, benchRedisUrl, productionConfig } from './environment.js';
-import { json, percentile, printTable, runLoad } from './lib.js';
+import { json, percentile, printTable, runAtRate, runLoad } from './lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 20);
@@ -125,7 +126,9 @@ async function measure(mode: 'production' | 'embedded') {
     const shown = reused ? { conversations: reused.conversations ?? 0, messages: reused.messages ?? 0, leads: reused.leads ?? 0 } : sizes;
     printTable(`${mode}: ${shown.conversations.toLocaleString('en')} conversations, ${shown.messages.toLocaleString('en')} messages, ${shown.leads.toLocaleString('en')} leads (seeded in ${seeded.seconds} s, ${seeded.messagesPerSecond} msg/s overall); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, rows);
 
-    // POST while 200 agents read (the inbox's Mine view, back to back).
+    // POST while 200 agents read (the inbox's Mine view, back to back): first at a steady 20 posts
+    // a second (the 200 agents each answering every 10 s: the target's case), then as fast as 4
+    // clients can post (saturation: how earlier runs measured it, for comparison).
     let posting = true;
     let firstError: string | undefined;
     const readers = (async () => {
@@ -133,25 +136,26 @@ async function measure(mode: 'production' | 'embedded') {
         while (posting) await get(`/requests?status=${open}&assignee=me`).catch(() => undefined);
       }));
     })();
-    const posts = await runLoad({
-      concurrency: 4,
-      durationMs: 10_000,
-      warmupMs: 1_000,
-      task: (worker, i) =>
-        json(`${base}/requests/support-group-scale-${worker}-${Math.floor(i / 20)}/messages`, 'POST', owner, { text: 'a reply about the parcel' }).then(
-          () => true,
-          (error) => {
-            firstError ??= String(error).slice(0, 300);
-            return false;
-          },
-        ),
-    });
+    const run = Date.now().toString(36);
+    const post = (worker: number, i: number) =>
+      json(`${base}/requests/support-group-scale-${run}-${worker}-${Math.floor(i / 20)}/messages`, 'POST', owner, { text: 'a reply about the parcel' }).then(
+        () => true,
+        (error) => {
+          firstError ??= String(error).slice(0, 300);
+          return false;
+        },
+      );
+    const steady = await runAtRate({ rate: 20, durationMs: 10_000, warmupMs: 1_000, task: (i) => post(i % 4, Math.floor(i / 4)) });
+    const saturated = await runLoad({ concurrency: 4, durationMs: 10_000, warmupMs: 1_000, task: (worker, i) => post(4 + worker, i) });
     if (firstError) console.log(`${mode}: a POST failed: ${firstError}`);
     posting = false;
     await readers;
     const postTarget = 100 * factor;
-    if (posts.p99 >= postTarget || posts.errors || !posts.requests) misses++;
-    console.log(`${mode}: POST while 200 agents read: ${posts.requests} posts (${posts.errors} failed), p50 ${posts.p50} ms, p99 ${posts.p99} ms (target p99 < ${postTarget} ms): ${posts.p99 < postTarget && !posts.errors && posts.requests ? 'PASS' : 'FAIL'} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    const met = steady.p99 < postTarget && !steady.errors && steady.requests > 0;
+    if (!met) misses++;
+    const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`${mode}: POST at 20/s while 200 agents read: ${steady.requests} posts (${steady.errors} failed), p50 ${steady.p50} ms, p99 ${steady.p99} ms (target p99 < ${postTarget} ms): ${met ? 'PASS' : 'FAIL'} (load average ${load})`);
+    console.log(`${mode}: POST as fast as 4 clients can, while 200 agents read: ${saturated.requests} posts (${saturated.errors} failed), ${saturated.throughput} posts/s, p50 ${saturated.p50} ms, p99 ${saturated.p99} ms (saturation, no target)`);
     return misses === 0;
   } finally {
     node.child.kill('SIGTERM');
