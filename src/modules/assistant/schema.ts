@@ -5,8 +5,7 @@ import { memberOf } from '../requests/actor.js';
 import type { DraftPiece } from './draft.js';
 import type { SuggestedReply, Suggestions } from './service.js';
 import type { SummaryRecord } from './summaries.js';
-import { perContext } from '../../context.js';
-import { batched } from '../requests/relations.js';
+import { relationsFor } from '../requests/relations.js';
 import { Request } from '../requests/schema.js';
 
 const Citation = builder.objectRef<{ source: string; ref: string | null }>('SuggestionCitation').implement({
@@ -109,23 +108,13 @@ const RequestSummary = builder.objectRef<SummaryRecord>('RequestSummary').implem
   }),
 });
 
-/** Keyed `<projectId> <request_id>`: the summaries of the requests an operation shows, read together. */
-const summariesOf = perContext((ctx) =>
-  batched<SummaryRecord>(async (keys) => {
-    const pairs = keys.map((k) => k.split(' ') as [string, string]);
-    const rows = await ctx.services.infra.database.prisma.assistantSummary.findMany({
-      where: { OR: pairs.map(([id_project, request_id]) => ({ id_project, request_id })) },
-    });
-    return new Map(rows.map((s) => [`${s.id_project} ${s.request_id}`, s]));
-  }),
-);
-
 builder.objectField(Request, 'summary', (t) =>
   t.field({
     type: RequestSummary,
     nullable: true,
     description: "The assistant's latest summary (POST .../summary, or made when a bot handed the conversation over), or null.",
-    resolve: async (request, _args, ctx) => (await summariesOf(ctx)(`${request.id_project} ${request.request_id}`)) ?? null,
+    // Read with the request's other relations (one statement for an operation's requests, none for a post's).
+    resolve: async (request, _args, ctx) => (await relationsFor(ctx, request))?.summary ?? null,
   }),
 );
 

@@ -1,5 +1,5 @@
 import { perContext, type Context } from '../../context.js';
-import { Prisma, type Department, type Lead } from '../../generated/prisma/client.js';
+import { Prisma, type AssistantSummary, type Department, type Lead, type RequestSla } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/database.js';
 import type { TeammateRecord } from '../teammates/service.js';
 
@@ -61,6 +61,10 @@ export interface RequestRelations {
   lead: Lead | null;
   requester: TeammateRecord | null;
   agents: TeammateRecord[];
+  /** The assistant's latest summary of the request (src/modules/assistant), if any. */
+  summary: AssistantSummary | null;
+  /** The request's SLA row (src/modules/sla), if any. */
+  sla: RequestSla | null;
 }
 
 /** Teammate with its user, as JSON (no password). */
@@ -78,6 +82,8 @@ export interface RelationRow {
   lead: Lead | null;
   requester: unknown;
   agents: unknown[];
+  summary: AssistantSummary | null;
+  sla: RequestSla | null;
 }
 
 // Everything a request points to, each as JSON, from the Request row `r`; only ever from its own
@@ -89,6 +95,11 @@ const relationValues = {
   agents: Prisma.sql`(SELECT COALESCE(json_agg(${teammateJson} ORDER BY array_position(r."participatingAgents", pu."id_user")), '[]'::json)
      FROM "ProjectUser" pu JOIN "User" u ON u."id" = pu."id_user"
      WHERE pu."id_project" = r."id_project" AND pu."id_user" = ANY(r."participatingAgents"))`,
+  // Rows kept per request by other modules, read with the rest: a posted message's answer (its
+  // request's summary and SLA) cost two statements more per post, a third of the posts a second
+  // (issue 39: 34% -> 21% of the bare baseline on the commit that added the summary).
+  summary: Prisma.sql`(SELECT row_to_json(s) FROM "AssistantSummary" s WHERE s."id_project" = r."id_project" AND s."request_id" = r."request_id")`,
+  sla: Prisma.sql`(SELECT row_to_json(s) FROM "RequestSla" s WHERE s."id_project" = r."id_project" AND s."request_id" = r."request_id")`,
 } satisfies Record<keyof RelationRow, Prisma.Sql>;
 
 /**
@@ -113,6 +124,8 @@ export function relationsFromRow(row: RelationRow): RequestRelations {
     lead: withDates(row.lead),
     requester: teammate(row.requester as Parameters<typeof teammate>[0]) as TeammateRecord | null,
     agents: row.agents.map((a) => teammate(a as Parameters<typeof teammate>[0]) as TeammateRecord),
+    summary: withDates(row.summary),
+    sla: withDates(row.sla, ['firstResponseDueAt', 'nextResponseDueAt', 'resolutionDueAt', 'createdAt', 'updatedAt']),
   };
 }
 

@@ -3,10 +3,9 @@ import { builder } from '../../graphql/builder.js';
 import { recordFields } from '../../graphql/record-fields.js';
 import type { RestRoutes } from '../../rest/route-config.js';
 import { minRole } from '../../graphql/scopes.js';
-import { perContext } from '../../context.js';
 import type { RequestSla } from '../../generated/prisma/client.js';
 import { readsNotes } from '../requests/access.js';
-import { batched } from '../requests/relations.js';
+import { relationsFor } from '../requests/relations.js';
 import { Request } from '../requests/schema.js';
 import type { SlaPolicyRecord } from './policies.js';
 import type { SlaReport } from './report.js';
@@ -47,22 +46,14 @@ const RequestSlaRef = builder.objectRef<RequestSla>('RequestSla').implement({
   }),
 });
 
-/** Keyed `<projectId> <request_id>`. */
-const slaOf = perContext((ctx) =>
-  batched<RequestSla>(async (keys) => {
-    const pairs = keys.map((k) => k.split(' ') as [string, string]);
-    const rows = await ctx.services.infra.database.prisma.requestSla.findMany({ where: { OR: pairs.map(([id_project, request_id]) => ({ id_project, request_id })) } });
-    return new Map(rows.map((s) => [`${s.id_project} ${s.request_id}`, s]));
-  }),
-);
-
 builder.objectField(Request, 'sla', (t) =>
   t.field({
     type: RequestSlaRef,
     description: 'The SLA that applies (src/modules/sla), computed as the request changes; null when no policy applies, and for end users.',
     resolve: async (r, _args, ctx) => {
       if (!readsNotes(await ctx.teammate(r.id_project))) return null;
-      const sla = await slaOf(ctx)(`${r.id_project} ${r.request_id}`);
+      // Read with the request's other relations (one statement for an operation's requests, none for a post's).
+      const sla = (await relationsFor(ctx, r))?.sla;
       return sla?.policyId ? sla : null;
     },
   }),
