@@ -53,8 +53,12 @@ BEGIN
   IF TG_OP = ''TRUNCATE'' THEN
     DELETE FROM "MessageHourlyTally"\073
   ELSIF TG_OP = ''INSERT'' THEN
-    PERFORM "Message_hourly_tally_add"(array_agg("id_project"), array_agg("request_id"), array_agg("sender"), array_agg("createdAt"), array_agg(1))
-      FROM "changed_new" HAVING count(*) > 0\073
+    -- The path of posts, from the rows of the statement itself: it only adds, so no row reaches zero.
+    INSERT INTO "MessageHourlyTally" AS t ("id_project", "hour", "received", "slot", "messages")
+      SELECT c."id_project", date_trunc(''hour'', c."createdAt"), c."sender" IS NOT DISTINCT FROM r."createdBy", pg_backend_pid() % 32, count(*)::int
+      FROM "changed_new" c LEFT JOIN "Request" r ON r."id_project" = c."id_project" AND r."request_id" = c."request_id"
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT ("id_project", "hour", "received", "slot") DO UPDATE SET "messages" = t."messages" + excluded."messages"\073
   ELSIF TG_OP = ''DELETE'' THEN
     PERFORM "Message_hourly_tally_add"(array_agg("id_project"), array_agg("request_id"), array_agg("sender"), array_agg("createdAt"), array_agg(-1))
       FROM "changed_old" HAVING count(*) > 0\073
