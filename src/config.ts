@@ -518,7 +518,7 @@ const httpEnvSchema = z.object({
   TRUST_PROXY: trustProxyValue.default(() => ({ kind: 'none' as const })),
 });
 
-function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings {
+function httpSettings(cleaned: Record<string, string | undefined>, databasePoolSize: number): HttpSettings {
   const parsed = httpEnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -538,7 +538,7 @@ function httpSettings(cleaned: Record<string, string | undefined>): HttpSettings
     keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     // Twice the connections reads may hold on PostgreSQL (they would wait for one anyway), four on
     // the embedded database's one connection.
-    readsInFlight: env.HTTP_READS_IN_FLIGHT ?? (cleaned.DATABASE_URL ? 2 * (Number(cleaned.DATABASE_POOL_SIZE) || defaultDatabasePoolSize()) : 4),
+    readsInFlight: env.HTTP_READS_IN_FLIGHT ?? (cleaned.DATABASE_URL ? 2 * databasePoolSize : 4),
   };
 }
 
@@ -559,6 +559,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError('invalid environment variable RUN_WORKERS: false needs REDIS_URL (without Redis, jobs run only inside the server process, so no worker would ever take them)');
   }
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
+  const databasePoolSize = env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize();
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -567,7 +568,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     filesDir: path.resolve(env.FILES_DIR ?? path.join(dataDir, 'files')),
     filesS3: s3Settings(env),
     databaseUrl: env.DATABASE_URL,
-    databasePoolSize: env.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(),
+    databasePoolSize,
     databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
@@ -686,7 +687,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       internalSendLimit: env.EMAIL_INTERNAL_SEND_LIMIT,
       internalSendWindowSeconds: env.EMAIL_INTERNAL_SEND_WINDOW_SECONDS,
     },
-    http: httpSettings(cleaned),
+    http: httpSettings(cleaned, databasePoolSize),
     ...overrides,
   };
 }
