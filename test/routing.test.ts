@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type SeededProject, type TestApp } from './helpers/app.js';
 import { eventually, newRequestId, onlyAvailable, openRequest, send } from './helpers/conversations.js';
+import { productionMode } from './helpers/environment.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -100,6 +101,39 @@ describe('assigned routing', () => {
     expect(requests.filter((r) => r.status === 200)).toHaveLength(3);
     expect(requests.filter((r) => r.assignment_reason === 'no_agent_available')).toHaveLength(7);
     expect(await load(p, p.agent)).toBe(3);
+  });
+
+  // Only the chosen agent's row is locked: with every candidate locked, a team's new conversations
+  // queued behind one another's commits. (Embedded mode has one connection: nothing runs beside.)
+  it.skipIf(!productionMode)('gives a new conversation to the next agent at once while another decision holds the least-loaded one', async () => {
+    const p = await t.seedProject();
+    await onlyAvailable(t, p, [p.agent, p.admin]);
+    await openRequest(t, p); // one of them now serves one: the other is the least loaded
+    const [busy, other] = (await load(p, p.agent)) === 1 ? [p.admin, p.agent] : [p.agent, p.admin];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const held = t.infra.database.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "ProjectUser" WHERE "id" = ${busy.teammateId} FOR UPDATE`;
+        locked();
+        await released;
+      },
+      { timeout: 20_000 },
+    );
+    await holding;
+    try {
+      const requestId = await Promise.race([
+        openRequest(t, p),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the new conversation waited for the held row')), 5_000)),
+      ]);
+      expect((await get(p, requestId)).participants).toEqual([other.userId]);
+    } finally {
+      release();
+      await held;
+    }
+    expect(await load(p, other)).toBe(2);
   });
 
   it('lists the first ten available agents in the snapshot of a request, and counts them all', async () => {

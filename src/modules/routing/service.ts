@@ -65,8 +65,8 @@ export class RoutingService implements RequestRouting {
   }
 
   /**
-   * Runs inside the caller's transaction. With `assigned` routing the candidate rows stay locked
-   * (FOR UPDATE) until it commits, so concurrent decisions never push an agent past capacity.
+   * Runs inside the caller's transaction. With `assigned` routing the chosen agent's row stays
+   * locked (FOR UPDATE) until it commits, so concurrent decisions never push an agent past capacity.
    */
   async decide(tx: Tx, projectId: string, options: RouteOptions): Promise<RoutingDecision> {
     const department = await this.department(tx, projectId, options.departmentId);
@@ -74,8 +74,15 @@ export class RoutingService implements RequestRouting {
     const project = await tx.project.findUniqueOrThrow({ where: { id: projectId } });
     const open = this.projects.isOpen(project);
     const useBot = !!department?.id_bot && !options.nobot;
-    const lock = open && !useBot && routing === 'assigned';
+    const assigns = open && !useBot && routing === 'assigned';
     const exclude = options.requesterUserId ?? null;
+    // Who routing may choose from, in its order; with `assigned` routing, the first agent it could claim leads.
+    const chooseFrom = async (members: string[] | null) => {
+      const candidates = await this.candidates(tx, projectId, members, exclude);
+      if (!assigns || !candidates.length) return candidates;
+      const agent = await this.claim(tx, projectId, candidates);
+      return agent ? [agent, ...candidates.filter((c) => c.teammateId !== agent.teammateId)] : [];
+    };
 
     let groupId: string | null = null;
     let candidates: Candidate[] = [];
@@ -85,7 +92,7 @@ export class RoutingService implements RequestRouting {
       groupId = order[0];
       if (open) {
         for (const id of order) {
-          candidates = await this.candidates(tx, projectId, await this.groupMembers(tx, projectId, id), exclude, lock);
+          candidates = await chooseFrom(await this.groupMembers(tx, projectId, id));
           if (candidates.length) {
             groupId = id;
             break;
@@ -95,7 +102,7 @@ export class RoutingService implements RequestRouting {
     } else {
       const members = department?.id_group ? await this.groupMembers(tx, projectId, department.id_group) : null;
       if (members) groupId = department!.id_group;
-      if (open) candidates = await this.candidates(tx, projectId, members, exclude, lock);
+      if (open) candidates = await chooseFrom(members);
     }
 
     const base = { department, groupId, candidates, botId: null, agent: null };
@@ -103,6 +110,37 @@ export class RoutingService implements RequestRouting {
     if (!candidates.length) return { ...base, status: RequestStatus.UNSERVED, reason: 'no_agent_available' };
     if (routing === 'pooled') return { ...base, status: RequestStatus.UNSERVED, reason: 'pooled' };
     return { ...base, status: RequestStatus.SERVED, reason: 'least_loaded', agent: candidates[0] };
+  }
+
+  /**
+   * Locks the row of the first candidate, in routing's order, who still has the load routing saw
+   * (and room for one more), and answers them with their load now; null when nobody can be claimed.
+   * Only the chosen agent's row is locked: a team's decisions no longer queue behind one another
+   * on every agent's row (with 200 agents, locking them all made each new conversation wait for
+   * the others' commits). Rows another decision holds are passed over at first (it is giving that
+   * agent a request), then waited for in order when every candidate is held, so capacity is never
+   * exceeded: after the wait the row is checked again as the other decision committed it.
+   */
+  private async claim(tx: Tx, projectId: string, candidates: Candidate[]): Promise<Candidate | null> {
+    // One statement a pass, locking in routing's order and stopping at the first row it can take:
+    // first not waiting, and only while the agent's load is what routing saw; then waiting.
+    const ids = candidates.map((c) => c.teammateId);
+    const loads = candidates.map((c) => c.load);
+    for (const wait of [false, true]) {
+      const [row] = await tx.$queryRaw<Array<{ id: string; load: number }>>`
+        SELECT pu."id", pu."number_assigned_requests" AS load
+        FROM "ProjectUser" pu
+        JOIN unnest(${ids}::text[], ${loads}::int[]) WITH ORDINALITY AS seen("id", load, n) ON seen."id" = pu."id"
+        WHERE pu."id_project" = ${projectId} AND pu."trashed" = false AND pu."status" = 'active'
+          AND pu."user_available" = true AND pu."role" IN (${Prisma.join(teamRoles)})
+          AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")
+          ${wait ? Prisma.empty : Prisma.sql`AND pu."number_assigned_requests" <= seen.load`}
+        ORDER BY seen.n
+        LIMIT 1
+        FOR UPDATE OF pu ${wait ? Prisma.empty : Prisma.sql`SKIP LOCKED`}`;
+      if (row) return { ...candidates.find((c) => c.teammateId === row.id)!, load: Number(row.load) };
+    }
+    return null;
   }
 
   /** Members (user ids) of a live group; null when the group is gone, which routes to everyone. */
@@ -138,7 +176,7 @@ export class RoutingService implements RequestRouting {
   async availableAgents(projectId: string, raw: boolean) {
     const project = await this.projects.get(projectId);
     if (!raw && !this.projects.isOpen(project)) return [];
-    const agents = await this.candidates(this.db, projectId, null, null, false);
+    const agents = await this.candidates(this.db, projectId, null, null);
     return agents.map((a) => ({ id: a.userId, firstname: a.firstname, lastname: a.lastname, project_user_id: a.teammateId }));
   }
 
@@ -146,11 +184,10 @@ export class RoutingService implements RequestRouting {
    * Active, available agents (or above) under their max_served_chat, least loaded first and,
    * among equals, the one whose last assignment is oldest (round robin).
    */
-  private async candidates(tx: Tx, projectId: string, members: string[] | null, exclude: string | null, lock: boolean) {
+  private async candidates(tx: Tx | Db, projectId: string, members: string[] | null, exclude: string | null): Promise<Candidate[]> {
     if (members && !members.length) return [];
     const memberFilter = members ? Prisma.sql`AND pu."id_user" IN (${Prisma.join(members)})` : Prisma.empty;
     const excludeFilter = exclude ? Prisma.sql`AND pu."id_user" <> ${exclude}` : Prisma.empty;
-    // Locking in id order keeps concurrent routers from deadlocking on each other.
     const rows = await tx.$queryRaw<CandidateRow[]>`
       SELECT pu."id", pu."id_user", pu."number_assigned_requests" AS load, u."firstname", u."lastname",
              COALESCE(last."assigned_at", last."createdAt") AS last_assigned
@@ -161,8 +198,7 @@ export class RoutingService implements RequestRouting {
         AND pu."user_available" = true AND pu."role" IN (${Prisma.join(teamRoles)})
         AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")
         ${memberFilter} ${excludeFilter}
-      ORDER BY pu."id"
-      ${lock ? Prisma.sql`FOR UPDATE OF pu` : Prisma.empty}`;
+`;
     return rows
       .sort(
         (a, b) =>
