@@ -11,6 +11,7 @@ import { startTrace, stopTrace } from './statement-trace.js';
 
 const seeded = JSON.parse(process.argv[2]) as { projectId: string; owner: string; agent: string; password: string };
 const filter = process.argv[3] ?? '';
+const rounds = Number(process.env.PROFILE_ROUNDS ?? 3);
 const server = await startServer(benchConfig({ DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: benchRedisUrl, REDIS_PREFIX: `spprofile${Date.now()}` }));
 try {
   const base = `${server.url}/v3/${seeded.projectId}`;
@@ -41,21 +42,35 @@ try {
     [`/analytics/requests/firstResponse/agents`, owner],
     [`/analytics/requests/duration`, owner],
   ];
+  // The posts of the bench's write case: a new conversation (routing among the agents), then a reply in it.
+  const stamp = Date.now();
+  const posts: Array<[string, string, (i: number) => string]> = [
+    ['POST new conversation', owner, (i) => `/requests/support-group-profile-${stamp}-${i}/messages`],
+    ['POST reply', owner, () => `/requests/support-group-profile-${stamp}-0/messages`],
+  ];
+  for (const [name, token, pathOf] of posts.filter(([p]) => new RegExp(filter).test(p))) {
+    await json(`${base}${pathOf(0)}`, 'POST', token, { text: 'a reply about the parcel' });
+    await profile(name, (i) => json(`${base}${pathOf(i + 1)}`, 'POST', token, { text: 'a reply about the parcel' }));
+  }
   for (const [path, token] of calls.filter(([p]) => new RegExp(filter).test(p))) {
     await json(`${base}${path}`, 'GET', token);
-    const totals: number[] = [];
-    let statements: ReturnType<typeof stopTrace> = [];
-    for (let i = 0; i < 3; i++) {
-      startTrace();
-      const t0 = performance.now();
-      await json(`${base}${path}`, 'GET', token);
-      totals.push(performance.now() - t0);
-      statements = stopTrace();
-    }
-    console.log(`\n${path}: p50 ${percentile(totals.sort((a, b) => a - b), 50).toFixed(1)} ms, ${statements.length} statements`);
-    for (const s of statements) console.log(`  ${s.ms.toFixed(1).padStart(7)} ms  ${s.text}`);
+    await profile(path, () => json(`${base}${path}`, 'GET', token));
   }
 } finally {
   await server.close();
 }
 process.exit(0);
+
+async function profile(name: string, call: (i: number) => Promise<unknown>) {
+  const totals: number[] = [];
+  let statements: ReturnType<typeof stopTrace> = [];
+  for (let i = 0; i < rounds; i++) {
+    startTrace();
+    const t0 = performance.now();
+    await call(i);
+    totals.push(performance.now() - t0);
+    statements = stopTrace();
+  }
+  console.log(`\n${name}: p50 ${percentile(totals.sort((a, b) => a - b), 50).toFixed(1)} ms, ${statements.length} statements`);
+  for (const s of statements) console.log(`  at ${s.at.toFixed(1).padStart(6)} ${s.ms.toFixed(1).padStart(7)} ms  ${s.text}`);
+}

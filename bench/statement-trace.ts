@@ -5,13 +5,17 @@ import pg from 'pg';
 export interface TracedStatement {
   text: string;
   ms: number;
+  /** When it was sent, ms after the trace started. */
+  at: number;
 }
 
 let trace: TracedStatement[] | null = null;
+let traceStarted = 0;
 
 /** Starts recording (dropping what an earlier trace held). */
 export function startTrace() {
   trace = [];
+  traceStarted = performance.now();
 }
 
 /** Stops recording and answers what was sent meanwhile. */
@@ -26,7 +30,7 @@ const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   const config = args[0] as string | { text?: string; name?: string };
   const text = typeof config === 'string' ? config : (config?.text ?? config?.name ?? '?');
   const started = performance.now();
-  const record = () => trace?.push({ text: String(text).replace(/\s+/g, ' ').slice(0, Number(process.env.TRACE_TEXT ?? 110)), ms: performance.now() - started });
+  const record = () => trace?.push({ text: String(text).replace(/\s+/g, ' ').slice(0, Number(process.env.TRACE_TEXT ?? 110)), ms: performance.now() - started, at: started - traceStarted });
   const last = args.length - 1;
   if (typeof args[last] === 'function') {
     const callback = args[last] as (...a: unknown[]) => void;

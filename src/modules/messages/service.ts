@@ -270,8 +270,8 @@ export class MessageService {
         where: { id: request.id },
         data: { ...change.data, preflight: false, first_text: request.first_text || message.text },
       });
-      if (change.assignedTo) await this.routing.recordAssignment(tx, request.id_project, change.assignedTo, request.id);
-      await this.routing.syncLoads(tx, request.id_project, change.loads ?? []);
+      const assigned = change.assignedTo ? { userId: change.assignedTo, requestId: request.id } : undefined;
+      await this.routing.syncLoads(tx, request.id_project, change.loads ?? [], assigned);
       await emit({
         projectId: request.id_project,
         name: 'request.update',

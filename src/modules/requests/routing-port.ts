@@ -39,8 +39,12 @@ export interface RequestRouting {
   decide(tx: Tx, projectId: string, options: RouteOptions): Promise<RoutingDecision>;
   /** The department a request names, or the project's default one. */
   department(tx: Tx | Db, projectId: string, departmentId?: string | null): Promise<Department | null>;
-  /** Records that `userId` was given the request (round-robin order). */
-  recordAssignment(tx: Tx, projectId: string, userId: string, requestId: string): Promise<void>;
-  /** Recounts the open requests each of `userIds` serves. */
-  syncLoads(tx: Tx, projectId: string, userIds: string[]): Promise<void>;
+  /** Recounts the open requests each of `userIds` serves, and records the one `assigned` was given (round-robin order). */
+  syncLoads(tx: Tx, projectId: string, userIds: string[], assigned?: Assignment): Promise<void>;
+}
+
+/** An agent just given a request. */
+export interface Assignment {
+  userId: string;
+  requestId: string;
 }

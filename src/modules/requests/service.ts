@@ -209,8 +209,7 @@ export class RequestService {
       },
     });
     if (decision?.agent) {
-      await this.routing.recordAssignment(tx, projectId, decision.agent.userId, request.id);
-      await this.routing.syncLoads(tx, projectId, [decision.agent.userId]);
+      await this.routing.syncLoads(tx, projectId, [], { userId: decision.agent.userId, requestId: request.id });
     }
     await emit({
       projectId,
@@ -259,8 +258,8 @@ export class RequestService {
       // Nothing to do after all (e.g. a waiting request that still has nobody to go to).
       if (!change) return current;
       const request = await tx.request.update({ where: { id: current.id }, data: change.data });
-      if (change.assignedTo) await this.routing.recordAssignment(tx, projectId, change.assignedTo, request.id);
-      if (change.loads?.length) await this.routing.syncLoads(tx, projectId, change.loads);
+      const assigned = change.assignedTo ? { userId: change.assignedTo, requestId: request.id } : undefined;
+      if (change.loads?.length || assigned) await this.routing.syncLoads(tx, projectId, change.loads ?? [], assigned);
       await emit({
         projectId,
         name: change.close ? 'request.close' : 'request.update',

@@ -3,7 +3,7 @@ import { Prisma, type Department } from '../../generated/prisma/client.js';
 import type { Db, Tx } from '../../infra/database.js';
 import type { ProjectService } from '../projects/service.js';
 import { RequestStatus } from '../requests/states.js';
-import type { Candidate, RequestRouting, RouteOptions, RoutingDecision } from '../requests/routing-port.js';
+import type { Assignment, Candidate, RequestRouting, RouteOptions, RoutingDecision } from '../requests/routing-port.js';
 import { teamRoles } from '../teammates/roles.js';
 import { orderGroupsByDeficit, parseShares } from './shares.js';
 import { isBotSender } from '../auth/bot-identity.js';
@@ -224,27 +224,24 @@ export class RoutingService implements RequestRouting {
   }
 
   /**
-   * Recounts the open requests each agent takes part in. Callers hold (or take here) the
-   * teammate row locks, so the count each writer sees includes every committed assignment.
+   * Recounts the open requests each agent takes part in and, for the agent just given `assigned`,
+   * remembers it as their last (the round-robin tie-break): one statement. Callers hold (or take
+   * here) the teammate row locks, so the count each writer sees includes every committed assignment.
    */
-  async syncLoads(tx: Tx, projectId: string, userIds: string[]) {
-    const ids = [...new Set(userIds)].filter((id) => !isBotSender(id));
+  async syncLoads(tx: Tx, projectId: string, userIds: string[], assigned?: Assignment) {
+    const ids = [...new Set([...userIds, ...(assigned ? [assigned.userId] : [])])].filter((id) => !isBotSender(id));
     if (!ids.length) return;
+    const last = assigned
+      ? Prisma.sql`, "last_request_id" = CASE WHEN pu."id_user" = ${assigned.userId} THEN ${assigned.requestId} ELSE pu."last_request_id" END`
+      : Prisma.empty;
     // `@>` and the closed status written as a constant: the partial GIN index of open requests'
     // agents answers it (migration 20261129090000); `= ANY` read every request of the project.
     await tx.$executeRaw`
       UPDATE "ProjectUser" pu SET "number_assigned_requests" = (
         SELECT count(*) FROM "Request" r
         WHERE r."id_project" = pu."id_project" AND r."status" <> ${Prisma.raw(String(RequestStatus.CLOSED))}
-          AND r."participatingAgents" @> ARRAY[pu."id_user"]::text[])
+          AND r."participatingAgents" @> ARRAY[pu."id_user"]::text[]) ${last}
       WHERE pu."id_project" = ${projectId} AND pu."id_user" IN (${Prisma.join(ids)})`;
-  }
-
-  /** Remembers the last request given to an agent (the round-robin tie-break). */
-  async recordAssignment(tx: Tx, projectId: string, userId: string, requestId: string) {
-    await tx.$executeRaw`
-      UPDATE "ProjectUser" SET "last_request_id" = ${requestId}
-      WHERE "id_project" = ${projectId} AND "id_user" = ${userId}`;
   }
 
   /** Requests still waiting because nobody could take them, oldest first. */
