@@ -6,7 +6,7 @@
 // target), then as fast as 4 clients can (saturation).
 // Sizes (production): BENCH_SCALE_CONVERSATIONS (20,000), BENCH_SCALE_MESSAGES (200,000),
 // BENCH_SCALE_LEADS (10,000), BENCH_SCALE_AGENTS (200); embedded a tenth of each (agents 20).
-// BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
+// BENCH_SCALE_POST_SECONDS (10) each POST case; BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
 // BENCH_SCALE_DATABASE_URL measure a database seeded before (see below). Every figure is printed beside its
 // target with the load average: the machine is shared.
 import { spawnSync } from 'node:child_process';
@@ -24,6 +24,8 @@ import { json, percentile, printTable, runAtRate, runLoad } from './lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 20);
+/** How long each POST case runs (the steady one's p99 is over 20 × this many posts). */
+const postSeconds = Number(process.env.BENCH_SCALE_POST_SECONDS ?? 10);
 const size = (name: string, fallback: number) => Number(process.env[`BENCH_SCALE_${name}`] ?? fallback);
 
 interface Seeded {
@@ -137,25 +139,29 @@ async function measure(mode: 'production' | 'embedded') {
       }));
     })();
     const run = Date.now().toString(36);
-    const post = (worker: number, i: number) =>
-      json(`${base}/requests/support-group-scale-${run}-${worker}-${Math.floor(i / 20)}/messages`, 'POST', owner, { text: 'a reply about the parcel' }).then(
+    // One conversation in 20 posts is new (routing gives it to one of the agents); `opening`: every one.
+    const post = (worker: number, i: number, opening = false) =>
+      json(`${base}/requests/support-group-scale-${run}-${worker}-${opening ? `new-${i}` : Math.floor(i / 20)}/messages`, 'POST', owner, { text: 'a reply about the parcel' }).then(
         () => true,
         (error) => {
           firstError ??= String(error).slice(0, 300);
           return false;
         },
       );
-    const steady = await runAtRate({ rate: 20, durationMs: 10_000, warmupMs: 1_000, task: (i) => post(i % 4, Math.floor(i / 4)) });
-    const saturated = await runLoad({ concurrency: 4, durationMs: 10_000, warmupMs: 1_000, task: (worker, i) => post(4 + worker, i) });
-    if (firstError) console.log(`${mode}: a POST failed: ${firstError}`);
+    const steady = await runAtRate({ rate: 20, durationMs: postSeconds * 1000, warmupMs: 1_000, task: (i) => post(i % 4, Math.floor(i / 4)) });
+    const saturated = await runLoad({ concurrency: 4, durationMs: postSeconds * 1000, warmupMs: 1_000, task: (worker, i) => post(4 + worker, i) });
     posting = false;
     await readers;
+    // New conversations only, 8 at once and no readers: how routing's decisions wait for each other.
+    const opening = await runLoad({ concurrency: 8, durationMs: postSeconds * 1000, warmupMs: 1_000, task: (worker, i) => post(8 + worker, i, true) });
+    if (firstError) console.log(`${mode}: a POST failed: ${firstError}`);
     const postTarget = 100 * factor;
     const met = steady.p99 < postTarget && !steady.errors && steady.requests > 0;
     if (!met) misses++;
     const load = loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`${mode}: POST at 20/s while 200 agents read: ${steady.requests} posts (${steady.errors} failed), p50 ${steady.p50} ms, p99 ${steady.p99} ms (target p99 < ${postTarget} ms): ${met ? 'PASS' : 'FAIL'} (load average ${load})`);
     console.log(`${mode}: POST as fast as 4 clients can, while 200 agents read: ${saturated.requests} posts (${saturated.errors} failed), ${saturated.throughput} posts/s, p50 ${saturated.p50} ms, p99 ${saturated.p99} ms (saturation, no target)`);
+    console.log(`${mode}: a new conversation each POST, as fast as 8 clients can (routing among the agents): ${opening.requests} posts (${opening.errors} failed), ${opening.throughput} posts/s, p50 ${opening.p50} ms, p99 ${opening.p99} ms (no target)`);
     return misses === 0;
   } finally {
     node.child.kill('SIGTERM');
