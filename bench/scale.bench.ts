@@ -6,7 +6,7 @@
 // target), then as fast as 4 clients can (saturation).
 // Sizes (production): BENCH_SCALE_CONVERSATIONS (20,000), BENCH_SCALE_MESSAGES (200,000),
 // BENCH_SCALE_LEADS (10,000), BENCH_SCALE_AGENTS (200); embedded a tenth of each (agents 20).
-// BENCH_SCALE_POST_SECONDS (10) each POST case; BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
+// BENCH_SCALE_POST_SECONDS (10) each POST case, BENCH_SCALE_READERS (200) the agents reading meanwhile; BENCH_SCALE_MODES=production,embedded (both by default); BENCH_SCALE_SEEDED and
 // BENCH_SCALE_DATABASE_URL measure a database seeded before (see below). Every figure is printed beside its
 // target with the load average: the machine is shared.
 import { spawnSync } from 'node:child_process';
@@ -26,6 +26,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 20);
 /** How long each POST case runs (the steady one's p99 is over 20 × this many posts). */
 const postSeconds = Number(process.env.BENCH_SCALE_POST_SECONDS ?? 10);
+/** Agents reading while the posts go (200: the target's case; 0 shows what the posts cost alone). */
+const readersCount = Number(process.env.BENCH_SCALE_READERS ?? 200);
 const size = (name: string, fallback: number) => Number(process.env[`BENCH_SCALE_${name}`] ?? fallback);
 
 interface Seeded {
@@ -134,7 +136,7 @@ async function measure(mode: 'production' | 'embedded') {
     let posting = true;
     let firstError: string | undefined;
     const readers = (async () => {
-      await Promise.all(Array.from({ length: 200 }, async () => {
+      await Promise.all(Array.from({ length: readersCount }, async () => {
         while (posting) await get(`/requests?status=${open}&assignee=me`).catch(() => undefined);
       }));
     })();
@@ -159,8 +161,8 @@ async function measure(mode: 'production' | 'embedded') {
     const met = steady.p99 < postTarget && !steady.errors && steady.requests > 0;
     if (!met) misses++;
     const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`${mode}: POST at 20/s while 200 agents read: ${steady.requests} posts (${steady.errors} failed), p50 ${steady.p50} ms, p99 ${steady.p99} ms (target p99 < ${postTarget} ms): ${met ? 'PASS' : 'FAIL'} (load average ${load})`);
-    console.log(`${mode}: POST as fast as 4 clients can, while 200 agents read: ${saturated.requests} posts (${saturated.errors} failed), ${saturated.throughput} posts/s, p50 ${saturated.p50} ms, p99 ${saturated.p99} ms (saturation, no target)`);
+    console.log(`${mode}: POST at 20/s while ${readersCount} agents read: ${steady.requests} posts (${steady.errors} failed), p50 ${steady.p50} ms, p99 ${steady.p99} ms (target p99 < ${postTarget} ms): ${met ? 'PASS' : 'FAIL'} (load average ${load})`);
+    console.log(`${mode}: POST as fast as 4 clients can, while ${readersCount} agents read: ${saturated.requests} posts (${saturated.errors} failed), ${saturated.throughput} posts/s, p50 ${saturated.p50} ms, p99 ${saturated.p99} ms (saturation, no target)`);
     console.log(`${mode}: a new conversation each POST, as fast as 8 clients can (routing among the agents): ${opening.requests} posts (${opening.errors} failed), ${opening.throughput} posts/s, p50 ${opening.p50} ms, p99 ${opening.p99} ms (no target)`);
     return misses === 0;
   } finally {
