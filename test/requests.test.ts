@@ -50,6 +50,20 @@ describe('POST /v3/:project_id/requests/', () => {
     expect(tickets).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
   });
 
+  it('opens conversations a visitor starts at once, each 200, under one lead', async () => {
+    const fresh = await t.seedProject('One lead');
+    // Pooled routing takes no agent's row: nothing else puts the openings one after another.
+    const pooled = await t.post(`/v3/${fresh.projectId}/departments`, { token: fresh.owner.token, body: { name: 'Pooled' } });
+    expect(pooled.body.routing).toBe('pooled');
+    const created = await Promise.all(
+      Array.from({ length: 8 }, () => t.post(`/v3/${fresh.projectId}/requests`, { token: fresh.guest.token, body: { departmentid: pooled.body._id } })),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(created.map((r) => r.body.lead._id)).size).toBe(1);
+    const leads = (await t.get(`/v3/${fresh.projectId}/leads`, { token: fresh.owner.token })).body;
+    expect(leads.count).toBe(1);
+  });
+
   it('creates one request when two first messages race', async () => {
     const requestId = newRequestId();
     const [a, b] = await Promise.all([send(t, p.projectId, p.guest.token, requestId, { text: 'a' }), send(t, p.projectId, p.guest.token, requestId, { text: 'b' })]);

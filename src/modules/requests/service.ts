@@ -231,10 +231,14 @@ export class RequestService {
     const existing = await tx.lead.findUnique({ where: { id_project_lead_id: { id_project: projectId, lead_id: member.id_user } } });
     if (existing) return existing;
     const email = member.user.email ?? (typeof attributes?.userEmail === 'string' ? attributes.userEmail : null);
-    const lead = await tx.lead.create({
-      data: { id_project: projectId, lead_id: member.id_user, fullname: fullName(member), email, createdBy: member.id_user },
+    // Two conversations of one visitor opened at once both find no lead: the second insert waits for
+    // the first's commit and does nothing, and the lead read after it is the one the first wrote.
+    const { count } = await tx.lead.createMany({
+      data: [{ id_project: projectId, lead_id: member.id_user, fullname: fullName(member), email, createdBy: member.id_user }],
+      skipDuplicates: true,
     });
-    await emit({ projectId, name: 'lead.create', subject: lead.id, payload: { lead_id: member.id_user } });
+    const lead = await tx.lead.findUniqueOrThrow({ where: { id_project_lead_id: { id_project: projectId, lead_id: member.id_user } } });
+    if (count) await emit({ projectId, name: 'lead.create', subject: lead.id, payload: { lead_id: member.id_user } });
     return lead;
   }
 
