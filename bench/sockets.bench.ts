@@ -17,6 +17,7 @@
 // Targets: delivery p99 < 100 ms, nothing lost.
 import { readFileSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { runScript, type ScriptProcess } from '../test/helpers/script-process.js';
 import { benchNodeEnv, productionConfig } from './environment.js';
@@ -223,6 +224,27 @@ async function post(url: string, teams: Team[], sent: Sent, deliveries: Deliveri
   return { posted: total, failures, postSeconds: (performance.now() - started) / 1000 };
 }
 
+/** Waits until no event consumer's cursor is behind its project's events (bounded), three polls in a row. */
+async function consumersCaughtUp(databaseUrl: string, timeoutMs: number) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const started = performance.now();
+  let behind = -1;
+  try {
+    for (let quiet = 0; quiet < 3 && performance.now() - started < timeoutMs; ) {
+      const { rows } = await client.query<{ behind: number }>(
+        `SELECT count(*)::int AS behind FROM "EventCursor" c JOIN "Project" p ON p."id" = c."id_project" WHERE c."seq" < p."eventSeq"`,
+      );
+      behind = rows[0].behind;
+      quiet = behind === 0 ? quiet + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await client.end();
+  }
+  return { seconds: (performance.now() - started) / 1000, behind };
+}
+
 async function waitForDeliveries(deliveries: Deliveries, timeoutMs: number) {
   const deadline = performance.now() + timeoutMs;
   while (deliveries.receipts.length < deliveries.expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -260,6 +282,11 @@ async function scenario(name: string, nodes: number) {
     // Let the subscriptions settle (their starting points read) before measuring memory and load.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssAfter = started.map((s) => rssBytes(s.node.child.pid!));
+    // And the nodes' event consumers read the seeding's events (e-mail notifications of 10,000 new
+    // conversations, webhooks, the assistant): measured while still at it, the posts shared the
+    // node with a backlog a steady team does not have.
+    const backlog = await consumersCaughtUp(env.databaseUrl, 300_000);
+    console.log(`event consumers caught up with the seeding in ${backlog.seconds.toFixed(1)} s (${backlog.behind} cursors still behind)`);
     // Each node measures its event loop (and, with BENCH_PROFILE, its CPU profile) while posts go.
     const spans = started.map((s) => s.node.lines().length);
     for (const s of started) s.node.child.kill('SIGUSR2');
