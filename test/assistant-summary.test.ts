@@ -101,6 +101,18 @@ describe('without a model', () => {
     const read = await t.gql(`query($p: String!, $r: String!) { request(project_id: $p, request_id: $r) { summary { summary } } }`, { p: p.projectId, r: requestId }, p.admin.token);
     expect(read.body.data.request.summary.summary).toBe(res.body.data.summarizeRequest.summary);
   });
+
+  it('is on the request a posted message answers with (the batched post reads it with the request)', async () => {
+    const requestId = await conversation();
+    const made = await t.gql(
+      `mutation($p: String!, $r: String!) { summarizeRequest(project_id: $p, request_id: $r) { summary } }`,
+      { p: p.projectId, r: requestId },
+      p.admin.token,
+    );
+    const posted = await send(t, p.projectId, p.admin.token, requestId, { text: 'The replacement is on its way.' });
+    expect(posted.status).toBe(200);
+    expect(posted.body.request.summary.summary).toBe(made.body.data.summarizeRequest.summary);
+  });
 });
 
 describe('with a model', () => {
