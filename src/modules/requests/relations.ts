@@ -1,6 +1,8 @@
 import { perContext, type Context } from '../../context.js';
 import { Prisma, type AssistantSummary, type Department, type Lead, type RequestSla } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/database.js';
+import { allDates, withJsonDates, type Db } from '../../infra/database.js';
+import { userDates } from '../auth/account-read.js';
+import { teammateDates } from '../teammates/read.js';
 import type { TeammateRecord } from '../teammates/service.js';
 
 // What request fields point to (department, lead, requester, agents): one query for all the
@@ -45,16 +47,18 @@ export function batched<V>(fetch: (keys: string[]) => Promise<Map<string, V>>, {
   };
 }
 
-/** Stored timestamps come back from row_to_json as local ISO text; they are UTC. */
-function withDates<T extends Record<string, unknown> | null>(row: T, keys = ['createdAt', 'updatedAt']): T {
-  if (!row) return row;
-  const copy: Record<string, unknown> = { ...row };
-  for (const key of keys) if (typeof copy[key] === 'string') copy[key] = new Date(`${copy[key]}Z`);
-  return copy as T;
-}
+// Each relation's timestamps (row_to_json writes them as UTC text without a zone), checked by the
+// compiler against its model (`allDates`).
+const departmentDates = allDates<Department>()(['createdAt', 'updatedAt']);
+const leadDates = allDates<Lead>()(['createdAt', 'updatedAt']);
+const summaryDates = allDates<AssistantSummary>()(['createdAt', 'updatedAt']);
+const slaDates = allDates<RequestSla>()(['firstResponseDueAt', 'nextResponseDueAt', 'resolutionDueAt', 'updatedAt']);
 
-const teammate = (row: (Record<string, unknown> & { user: Record<string, unknown> }) | null) =>
-  row && { ...withDates(row), user: withDates(row.user) };
+/** A relation as `row_to_json` wrote it (parsed), with its timestamps as Dates again; null stays null. */
+const withDates = <T>(row: object | null, dateFields: readonly string[]): T | null => (row ? withJsonDates<T>(row, dateFields) : null);
+
+const teammate = (row: (Record<string, unknown> & { user: object }) | null) =>
+  row && { ...withJsonDates<object>(row, teammateDates), user: withJsonDates<object>(row.user, userDates) };
 
 export interface RequestRelations {
   department: Department | null;
@@ -103,7 +107,7 @@ const relationValues = {
 } satisfies Record<keyof RelationRow, Prisma.Sql>;
 
 /**
- * Everything a request points to, as columns (`department`, `lead`, `requester`, `agents`) of a
+ * Everything a request points to, as columns (`department`, `lead`, `requester`, `agents`, `summary`, `sla`) of a
  * query over the Request row `r`: the loader's query.
  */
 const relationColumns = Prisma.join(
@@ -120,12 +124,12 @@ export const relationObject = Prisma.sql`json_build_object(${Prisma.join(
 
 export function relationsFromRow(row: RelationRow): RequestRelations {
   return {
-    department: withDates(row.department),
-    lead: withDates(row.lead),
+    department: withDates<Department>(row.department, departmentDates),
+    lead: withDates<Lead>(row.lead, leadDates),
     requester: teammate(row.requester as Parameters<typeof teammate>[0]) as TeammateRecord | null,
     agents: row.agents.map((a) => teammate(a as Parameters<typeof teammate>[0]) as TeammateRecord),
-    summary: withDates(row.summary),
-    sla: withDates(row.sla, ['firstResponseDueAt', 'nextResponseDueAt', 'resolutionDueAt', 'createdAt', 'updatedAt']),
+    summary: withDates<AssistantSummary>(row.summary, summaryDates),
+    sla: withDates<RequestSla>(row.sla, slaDates),
   };
 }
 

@@ -8,7 +8,7 @@ import type { TeammateRecord } from './record.js';
 // check reads next: whether it is open): read on every call whose role is not cached. One
 // prepared statement, the rows as JSON text, past Prisma's query engine.
 
-const teammateDates = allDates<ProjectUser>()(['createdAt', 'updatedAt']);
+export const teammateDates = allDates<ProjectUser>()(['createdAt', 'updatedAt']);
 
 export async function readMembership(db: Db, projectId: string, userId: string): Promise<{ teammate: TeammateRecord | null; project: Project | null }> {
   const [row] = await queryRows<{ project: string | null; teammate: string | null; user: string | null }>(
