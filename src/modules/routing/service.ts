@@ -40,6 +40,15 @@ interface CandidateRow {
   last_assigned: Date | null;
 }
 
+/**
+ * Who routing may give a request to, on the teammate row `pu`: an active, available agent (or
+ * above) of the project under their max_served_chat. Routing ranks the rows it holds and, to claim
+ * one, checks it again as locked.
+ */
+const canServe = (projectId: string) => Prisma.sql`pu."id_project" = ${projectId} AND pu."trashed" = false AND pu."status" = 'active'
+  AND pu."user_available" = true AND pu."role" IN (${Prisma.join(teamRoles)})
+  AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")`;
+
 export class RoutingService implements RequestRouting {
   constructor(
     private db: Db,
@@ -131,9 +140,7 @@ export class RoutingService implements RequestRouting {
         SELECT pu."id", pu."number_assigned_requests" AS load
         FROM "ProjectUser" pu
         JOIN unnest(${ids}::text[], ${loads}::int[]) WITH ORDINALITY AS seen("id", load, n) ON seen."id" = pu."id"
-        WHERE pu."id_project" = ${projectId} AND pu."trashed" = false AND pu."status" = 'active'
-          AND pu."user_available" = true AND pu."role" IN (${Prisma.join(teamRoles)})
-          AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")
+        WHERE ${canServe(projectId)}
           ${wait ? Prisma.empty : Prisma.sql`AND pu."number_assigned_requests" <= seen.load`}
         ORDER BY seen.n
         LIMIT 1
@@ -194,11 +201,7 @@ export class RoutingService implements RequestRouting {
       FROM "ProjectUser" pu
       JOIN "User" u ON u."id" = pu."id_user"
       LEFT JOIN "Request" last ON last."id" = pu."last_request_id"
-      WHERE pu."id_project" = ${projectId} AND pu."trashed" = false AND pu."status" = 'active'
-        AND pu."user_available" = true AND pu."role" IN (${Prisma.join(teamRoles)})
-        AND (pu."max_served_chat" IS NULL OR pu."number_assigned_requests" < pu."max_served_chat")
-        ${memberFilter} ${excludeFilter}
-`;
+      WHERE ${canServe(projectId)} ${memberFilter} ${excludeFilter}`;
     return rows
       .sort(
         (a, b) =>
